@@ -1,0 +1,5 @@
+package io.paysession.api.partner;
+
+/** Answers with an {@code Optional<PartnerView>}. */
+public record FindPartnerQuery(String project) {
+}

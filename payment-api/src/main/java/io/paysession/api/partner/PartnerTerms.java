@@ -1,0 +1,14 @@
+package io.paysession.api.partner;
+
+import io.paysession.api.money.FeeSchedule;
+
+import java.util.Objects;
+
+/** The parts of a partner's contract that shape an operation: capture mode and fee schedule. */
+public record PartnerTerms(CaptureMode captureMode, FeeSchedule fees) {
+
+    public PartnerTerms {
+        Objects.requireNonNull(captureMode, "captureMode");
+        Objects.requireNonNull(fees, "fees");
+    }
+}

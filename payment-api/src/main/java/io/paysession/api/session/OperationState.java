@@ -1,0 +1,30 @@
+package io.paysession.api.session;
+
+/**
+ * Where a payment or payout is in its life. Finer than the four wire statuses: several states show as
+ * {@code pending}, because the partner only needs to know that the service waits for something.
+ */
+public enum OperationState {
+    /** Accepted; the rail is checking it before asking the partner to confirm. */
+    IN_PROGRESS("in_progress"),
+    /** {@code ready_to_confirm} sent; waits for {@code session/confirm} or {@code session/cancel}. */
+    AWAITING_CONFIRMATION("pending"),
+    /** Confirmed; the rail is processing it. */
+    PROCESSING("pending"),
+    SUCCEEDED("succeeded"),
+    FAILED("failed");
+
+    private final String wireStatus;
+
+    OperationState(String wireStatus) {
+        this.wireStatus = wireStatus;
+    }
+
+    public String wireStatus() {
+        return wireStatus;
+    }
+
+    public boolean isFinal() {
+        return this == SUCCEEDED || this == FAILED;
+    }
+}

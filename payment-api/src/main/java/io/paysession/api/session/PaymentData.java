@@ -1,0 +1,56 @@
+package io.paysession.api.session;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.paysession.api.money.Money;
+
+import java.util.Optional;
+
+/**
+ * The data of a payment as the partner gave it, validated by the gateway; any field may be absent.
+ * {@code session/create} may give some of it, {@code session/start/payment} the rest; data given at
+ * start replaces data given earlier. Free-form partner data ({@code customer}, {@code payment_options},
+ * {@code participant_details}, {@code metadata}, {@code items}) is kept as given and echoed back.
+ */
+public record PaymentData(PaymentMethod method,
+                          Money amount,
+                          JsonNode customer,
+                          JsonNode paymentOptions,
+                          JsonNode participantDetails,
+                          JsonNode metadata,
+                          JsonNode items) {
+
+    public static final PaymentData EMPTY = new PaymentData(null, null, null, null, null, null, null);
+
+    /** This data with every field that {@code later} gives replaced by it. */
+    public PaymentData overriddenBy(PaymentData later) {
+        if (later == null) {
+            return this;
+        }
+        return new PaymentData(
+                later.method != null ? later.method : method,
+                later.amount != null ? later.amount : amount,
+                later.customer != null ? later.customer : customer,
+                later.paymentOptions != null ? later.paymentOptions : paymentOptions,
+                later.participantDetails != null ? later.participantDetails : participantDetails,
+                later.metadata != null ? later.metadata : metadata,
+                later.items != null ? later.items : items);
+    }
+
+    /** The wire name of the first field a payment cannot start without, if one is missing. */
+    public Optional<String> missingRequiredField() {
+        if (method == null) {
+            return Optional.of("payment_details");
+        }
+        if (amount == null) {
+            return Optional.of("amount_details");
+        }
+        if (customer == null) {
+            return Optional.of("customer");
+        }
+        return Optional.empty();
+    }
+
+    public boolean isEmpty() {
+        return EMPTY.equals(this);
+    }
+}

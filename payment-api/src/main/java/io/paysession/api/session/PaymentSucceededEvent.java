@@ -1,0 +1,15 @@
+package io.paysession.api.session;
+
+import io.paysession.api.money.Money;
+import org.axonframework.serialization.Revision;
+
+import java.time.Instant;
+
+/** The rail approved the payment; the session is {@code accepted}. */
+@Revision("1")
+public record PaymentSucceededEvent(SessionId sessionId,
+                                    PaymentId paymentId,
+                                    TransactionInfo transactionInfo,
+                                    Money merchantFee,
+                                    Instant occurredAt) implements SessionEvent {
+}

@@ -1,0 +1,132 @@
+package io.paysession.api.session.view;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paysession.api.error.ErrorDetails;
+import io.paysession.api.money.Money;
+import io.paysession.api.session.ApiVersion;
+import io.paysession.api.session.CardMethod;
+import io.paysession.api.session.PaymentData;
+import io.paysession.api.session.PaymentMethod;
+import io.paysession.api.session.TransactionInfo;
+import io.paysession.api.wire.WireFormat;
+
+import java.time.Instant;
+
+/**
+ * A {@link SessionView} in the wire format of an API version (decisions.md section 1): the naming of
+ * that version, microsecond {@code Z} timestamps, lower-case currencies, and absent values left out,
+ * never {@code null}. Responses and webhooks both render sessions here.
+ */
+public final class SessionRepresentation {
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private SessionRepresentation() {
+    }
+
+    /** The session in the naming of the version that created it (what webhooks carry). */
+    public static ObjectNode render(SessionView view) {
+        return render(view, view.apiVersion());
+    }
+
+    public static ObjectNode render(SessionView view, ApiVersion version) {
+        ObjectNode session = JSON.objectNode();
+        session.put("id", view.id());
+        session.put("status", view.status().wireName());
+        session.put("created_at", WireFormat.timestamp(view.createdAt()));
+        session.put("updated_at", WireFormat.timestamp(view.updatedAt()));
+        if (!view.payments().isEmpty()) {
+            ArrayNode payments = session.putArray(version.paymentListName());
+            view.payments().forEach(payment -> payments.add(renderPayment(payment)));
+        }
+        if (view.nextAction() != null) {
+            session.put("next_action", view.nextAction().wireName());
+        }
+        if (view.confirmedAt() != null || view.capturedAt() != null) {
+            ObjectNode actions = session.putObject("actions");
+            putTimestamp(actions, "confirm", view.confirmedAt());
+            putTimestamp(actions, "capture", view.capturedAt());
+        }
+        putError(session, view.error());
+        return session;
+    }
+
+    private static ObjectNode renderPayment(PaymentView payment) {
+        PaymentData data = payment.data();
+        ObjectNode node = JSON.objectNode();
+        node.put("id", payment.id());
+        node.put("status", payment.state().wireStatus());
+        node.put("created_at", WireFormat.timestamp(payment.createdAt()));
+        putTimestamp(node, "finished_at", payment.finishedAt());
+        putIfPresent(node, "customer", data.customer());
+        node.set("payment_details", renderMethod(data.method()));
+        node.set("amount_details", renderMoney(data.amount()));
+        if (payment.merchantFee() != null) {
+            node.putObject("amounts").putObject("fee").set("merchant_fee", renderMoney(payment.merchantFee()));
+        }
+        putIfPresent(node, "payment_options", data.paymentOptions());
+        putIfPresent(node, "metadata", data.metadata());
+        putIfPresent(node, "participant_details", data.participantDetails());
+        putTransactionInfo(node, payment.transactionInfo());
+        putError(node, payment.error());
+        return node;
+    }
+
+    private static ObjectNode renderMethod(PaymentMethod method) {
+        ObjectNode details = JSON.objectNode();
+        details.put("type", method.wireType());
+        if (method instanceof CardMethod card) {
+            ObjectNode cardNode = details.putObject("card");
+            cardNode.put("brand", card.brand());
+            cardNode.put("bin", card.bin());
+            cardNode.put("last4", card.last4());
+        }
+        return details;
+    }
+
+    public static ObjectNode renderMoney(Money money) {
+        ObjectNode node = JSON.objectNode();
+        node.put("amount", money.minorUnits());
+        node.put("currency", money.currencyCode());
+        return node;
+    }
+
+    private static void putTransactionInfo(ObjectNode node, TransactionInfo info) {
+        if (info == null) {
+            return;
+        }
+        ObjectNode infoNode = JSON.objectNode();
+        if (info.rrn() != null) {
+            infoNode.put("rrn", info.rrn());
+        }
+        if (info.authCode() != null) {
+            infoNode.put("auth_code", info.authCode());
+        }
+        if (!infoNode.isEmpty()) {
+            node.set("transaction_info", infoNode);
+        }
+    }
+
+    public static void putError(ObjectNode node, ErrorDetails error) {
+        if (error != null) {
+            ObjectNode errorNode = node.putObject("error");
+            errorNode.put("code", error.code().code());
+            errorNode.put("description", error.description());
+        }
+    }
+
+    private static void putTimestamp(ObjectNode node, String field, Instant instant) {
+        if (instant != null) {
+            node.put(field, WireFormat.timestamp(instant));
+        }
+    }
+
+    private static void putIfPresent(ObjectNode node, String field, JsonNode value) {
+        if (value != null && !value.isNull() && !value.isMissingNode()) {
+            node.set(field, value.deepCopy());
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.paysession.api.session.view;
+
+import io.paysession.api.session.NextAction;
+import io.paysession.api.session.OperationState;
+import io.paysession.api.session.PaymentConfirmedEvent;
+import io.paysession.api.session.PaymentFailedEvent;
+import io.paysession.api.session.PaymentReadyToConfirmEvent;
+import io.paysession.api.session.PaymentStartedEvent;
+import io.paysession.api.session.PaymentSucceededEvent;
+import io.paysession.api.session.SessionCancelledEvent;
+import io.paysession.api.session.SessionCreatedEvent;
+import io.paysession.api.session.SessionEvent;
+import io.paysession.api.session.SessionStatus;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The pure fold of a session's events into its {@link SessionView}: the one definition of what a
+ * partner sees, shared by the query side (session/status) and the webhook projector (webhook bodies),
+ * and usable on any prefix of the stream to see a session as it was.
+ */
+public final class SessionViewFold {
+
+    private SessionViewFold() {
+    }
+
+    /** Folds a whole stream, first event first; {@code sequenceNumber} of the i-th event is i. */
+    public static SessionView fold(List<? extends SessionEvent> events) {
+        SessionView view = null;
+        long sequence = 0;
+        for (SessionEvent event : events) {
+            view = apply(view, event, sequence++);
+        }
+        return view;
+    }
+
+    /**
+     * The view after {@code event}, whose sequence number in the session's stream is {@code sequenceNumber}.
+     * {@code current} is {@code null} before the first event. Unknown events leave the view as it is, but
+     * still advance its version and update time.
+     */
+    public static SessionView apply(SessionView current, SessionEvent event, long sequenceNumber) {
+        Objects.requireNonNull(event, "event");
+        if (event instanceof SessionCreatedEvent created) {
+            return new SessionView(created.sessionId().value(), created.project(), created.apiVersion(),
+                    SessionStatus.CREATED, created.occurredAt(), created.occurredAt(), null, null, null, null,
+                    List.of(), sequenceNumber);
+        }
+        if (current == null) {
+            throw new IllegalStateException("the first event of " + event.sessionId() + " is not SessionCreatedEvent");
+        }
+        return applyTo(current, event).touched(event.occurredAt(), sequenceNumber);
+    }
+
+    private static SessionView applyTo(SessionView view, SessionEvent event) {
+        if (event instanceof PaymentStartedEvent started) {
+            return view.withStatus(SessionStatus.IN_PROGRESS)
+                    .withPaymentAdded(PaymentView.started(started.paymentId().value(), started.payment(),
+                            started.occurredAt()));
+        }
+        if (event instanceof PaymentReadyToConfirmEvent ready) {
+            return view.withNextAction(NextAction.CONFIRM)
+                    .withPayment(ready.paymentId().value(), p -> p.inState(OperationState.AWAITING_CONFIRMATION));
+        }
+        if (event instanceof PaymentConfirmedEvent confirmed) {
+            return view.withNextAction(null)
+                    .withConfirmedAt(confirmed.occurredAt())
+                    .withPayment(confirmed.paymentId().value(), p -> p.inState(OperationState.PROCESSING));
+        }
+        if (event instanceof PaymentSucceededEvent succeeded) {
+            return view.withStatus(SessionStatus.ACCEPTED)
+                    .withNextAction(null)
+                    .withPayment(succeeded.paymentId().value(),
+                            p -> p.succeeded(succeeded.transactionInfo(), succeeded.merchantFee(),
+                                    succeeded.occurredAt()));
+        }
+        if (event instanceof PaymentFailedEvent failed) {
+            return view.withStatus(SessionStatus.CANCELLED)
+                    .withNextAction(null)
+                    .withError(failed.sessionError())
+                    .withPayment(failed.paymentId().value(), p -> p.failed(failed.error(), failed.occurredAt()));
+        }
+        if (event instanceof SessionCancelledEvent cancelled) {
+            return view.withStatus(SessionStatus.CANCELLED)
+                    .withNextAction(null)
+                    .withError(cancelled.error())
+                    .withEveryPayment(p -> p.state().isFinal() ? p : p.failed(cancelled.error(), cancelled.occurredAt()));
+        }
+        return view;
+    }
+}
