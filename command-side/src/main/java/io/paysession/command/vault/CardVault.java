@@ -1,0 +1,119 @@
+package io.paysession.command.vault;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+import javax.crypto.Cipher;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.GCMParameterSpec;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.YearMonth;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Keeps card numbers encrypted (AES-256-GCM, a fresh 96-bit nonce per value, the token and key id as
+ * associated data) and hands out tokens in their place (decisions.md section 11). A security code is
+ * kept encrypted only until {@link #eraseSecurityCode} is called after the authorization that used it.
+ */
+@Component
+public class CardVault {
+
+    private static final int NONCE_BYTES = 12;
+    private static final int TAG_BITS = 128;
+
+    private final JdbcTemplate jdbc;
+    private final VaultKeyRing keys;
+    private final Clock clock;
+    private final SecureRandom random = new SecureRandom();
+
+    public CardVault(JdbcTemplate jdbc, VaultKeyRing keys, Clock clock) {
+        this.jdbc = jdbc;
+        this.keys = keys;
+        this.clock = clock;
+    }
+
+    public VaultedCard store(String project, CardNumber number, YearMonth expiry, String securityCode) {
+        String token = "card_" + HexFormat.of().formatHex(randomBytes(16));
+        String keyId = keys.activeKeyId();
+        byte[] pan = encrypt(keys.activeKey(), keyId, token, "pan", number.digits());
+        byte[] cvc = securityCode == null ? null : encrypt(keys.activeKey(), keyId, token, "cvc", securityCode);
+        jdbc.update("""
+                        insert into card_vault (token, project, key_id, pan_ciphertext, cvc_ciphertext, expiry_month,
+                                                expiry_year, brand, bin, last4, created_at)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                token, project, keyId, pan, cvc,
+                expiry == null ? null : (short) expiry.getMonthValue(),
+                expiry == null ? null : (short) expiry.getYear(),
+                number.brand().wireName(), number.bin(), number.last4(), Timestamp.from(clock.instant()));
+        return new VaultedCard(token, number.brand(), number.bin(), number.last4());
+    }
+
+    public Optional<RevealedCard> reveal(String token) {
+        List<RevealedCard> found = jdbc.query("""
+                        select key_id, pan_ciphertext, cvc_ciphertext, expiry_month, expiry_year
+                        from card_vault where token = ?""",
+                (row, index) -> {
+                    String keyId = row.getString("key_id");
+                    SecretKey key = keys.key(keyId)
+                            .orElseThrow(() -> new IllegalStateException("vault key " + keyId + " is not configured"));
+                    String digits = decrypt(key, keyId, token, "pan", row.getBytes("pan_ciphertext"));
+                    byte[] cvcCiphertext = row.getBytes("cvc_ciphertext");
+                    String cvc = cvcCiphertext == null ? null : decrypt(key, keyId, token, "cvc", cvcCiphertext);
+                    short month = row.getShort("expiry_month");
+                    YearMonth expiry = row.wasNull() ? null : YearMonth.of(row.getShort("expiry_year"), month);
+                    CardNumber number = CardNumber.parse(digits)
+                            .orElseThrow(() -> new IllegalStateException("vault entry " + token + " is corrupt"));
+                    return new RevealedCard(number, expiry, cvc);
+                },
+                token);
+        return found.stream().findFirst();
+    }
+
+    public void eraseSecurityCode(String token) {
+        jdbc.update("update card_vault set cvc_ciphertext = null, cvc_erased_at = ? where token = ? and cvc_ciphertext is not null",
+                Timestamp.from(clock.instant()), token);
+    }
+
+    private byte[] encrypt(SecretKey key, String keyId, String token, String field, String plaintext) {
+        try {
+            byte[] nonce = randomBytes(NONCE_BYTES);
+            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, nonce));
+            cipher.updateAAD(associatedData(keyId, token, field));
+            byte[] ciphertext = cipher.doFinal(plaintext.getBytes(StandardCharsets.US_ASCII));
+            return ByteBuffer.allocate(nonce.length + ciphertext.length).put(nonce).put(ciphertext).array();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("vault encryption failed", e);
+        }
+    }
+
+    private String decrypt(SecretKey key, String keyId, String token, String field, byte[] stored) {
+        try {
+            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, stored, 0, NONCE_BYTES));
+            cipher.updateAAD(associatedData(keyId, token, field));
+            byte[] plaintext = cipher.doFinal(stored, NONCE_BYTES, stored.length - NONCE_BYTES);
+            return new String(plaintext, StandardCharsets.US_ASCII);
+        } catch (GeneralSecurityException e) {
+            // the message names the entry, never its content
+            throw new IllegalStateException("vault entry " + token + " cannot be decrypted with key " + keyId, e);
+        }
+    }
+
+    private static byte[] associatedData(String keyId, String token, String field) {
+        return (keyId + "|" + token + "|" + field).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private byte[] randomBytes(int count) {
+        byte[] bytes = new byte[count];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+}

@@ -1,0 +1,46 @@
+package io.paysession.command.vault;
+
+import javax.crypto.SecretKey;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The vault's AES keys by id. New entries are encrypted with the active key; older entries name the key
+ * they were encrypted with, so a key can be rotated by adding a new active key and keeping the old one.
+ */
+public final class VaultKeyRing {
+
+    private final String activeKeyId;
+    private final Map<String, SecretKey> keys;
+
+    public VaultKeyRing(String activeKeyId, Map<String, SecretKey> keys) {
+        this.activeKeyId = Objects.requireNonNull(activeKeyId, "activeKeyId");
+        this.keys = Map.copyOf(keys);
+        if (!this.keys.containsKey(activeKeyId)) {
+            throw new IllegalArgumentException("the active vault key " + activeKeyId + " is not in the key ring");
+        }
+        this.keys.values().forEach(key -> {
+            if (key.getEncoded().length != 32) {
+                throw new IllegalArgumentException("vault keys must be 256-bit AES keys");
+            }
+        });
+    }
+
+    public String activeKeyId() {
+        return activeKeyId;
+    }
+
+    SecretKey activeKey() {
+        return keys.get(activeKeyId);
+    }
+
+    Optional<SecretKey> key(String keyId) {
+        return Optional.ofNullable(keys.get(keyId));
+    }
+
+    @Override
+    public String toString() {
+        return "VaultKeyRing[active=" + activeKeyId + ", keys=" + keys.keySet() + "]";
+    }
+}
