@@ -1,5 +1,6 @@
 package io.paysession.api.session;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.paysession.api.money.Money;
 
@@ -9,7 +10,8 @@ import java.util.Optional;
  * The data of a payment as the partner gave it, validated by the gateway; any field may be absent.
  * {@code session/create} may give some of it, {@code session/start/payment} the rest; data given at
  * start replaces data given earlier. Free-form partner data ({@code customer}, {@code payment_options},
- * {@code participant_details}, {@code metadata}, {@code items}) is kept as given and echoed back.
+ * {@code participant_details}, {@code metadata}) is kept as given and echoed back; {@code items} is kept
+ * (accepted data is never dropped) but the wire format of a payment does not show it.
  */
 public record PaymentData(PaymentMethod method,
                           Money amount,
@@ -50,6 +52,7 @@ public record PaymentData(PaymentMethod method,
         return Optional.empty();
     }
 
+    @JsonIgnore
     public boolean isEmpty() {
         return EMPTY.equals(this);
     }

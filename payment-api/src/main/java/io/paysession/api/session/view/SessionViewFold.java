@@ -25,7 +25,10 @@ public final class SessionViewFold {
     private SessionViewFold() {
     }
 
-    /** Folds a whole stream, first event first; {@code sequenceNumber} of the i-th event is i. */
+    /**
+     * Folds a whole stream, first event first; {@code sequenceNumber} of the i-th event is i. An empty
+     * stream has no view: {@code null}.
+     */
     public static SessionView fold(List<? extends SessionEvent> events) {
         SessionView view = null;
         long sequence = 0;
@@ -43,6 +46,9 @@ public final class SessionViewFold {
     public static SessionView apply(SessionView current, SessionEvent event, long sequenceNumber) {
         Objects.requireNonNull(event, "event");
         if (event instanceof SessionCreatedEvent created) {
+            if (current != null) {
+                throw new IllegalStateException(event.sessionId() + " is created a second time");
+            }
             return new SessionView(created.sessionId().value(), created.project(), created.apiVersion(),
                     SessionStatus.CREATED, created.occurredAt(), created.occurredAt(), null, null, null, null,
                     List.of(), sequenceNumber);

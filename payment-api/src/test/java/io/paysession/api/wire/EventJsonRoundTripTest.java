@@ -1,0 +1,156 @@
+package io.paysession.api.wire;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paysession.api.error.ErrorCode;
+import io.paysession.api.error.ErrorDetails;
+import io.paysession.api.money.FeeSchedule;
+import io.paysession.api.partner.*;
+import io.paysession.api.session.*;
+import org.axonframework.serialization.Revision;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static io.paysession.api.session.SessionFixtures.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class EventJsonRoundTripTest {
+
+    private static final ObjectMapper JSON = PaymentJson.newObjectMapper();
+    private static final List<String> MESSAGE_PACKAGES = List.of("io.paysession.api.session", "io.paysession.api.partner");
+    private static final PartnerSettings SETTINGS = new PartnerSettings(
+            "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----\n",
+            "https://shop.example/webhooks", CaptureMode.DELAYED, new FeeSchedule(250, 30));
+
+    /** One instance of every message; a message class without one fails {@link #everyMessageClassHasASample()}. */
+    static List<Object> messages() {
+        PaymentData draft = new PaymentData(VISA, AMOUNT, null, null, null, json("{\"order\":\"o-7\"}"), null);
+        return List.of(
+                created(ApiVersion.V2),
+                new SessionCreatedEvent(SESSION, PROJECT, ApiVersion.V1, draft, T0),
+                new SessionCreatedEvent(SESSION, PROJECT, ApiVersion.V1, PaymentData.EMPTY, T0),
+                successfulPayment(ApiVersion.V1).get(1),
+                successfulPayment(ApiVersion.V1).get(2),
+                successfulPayment(ApiVersion.V1).get(3),
+                successfulPayment(ApiVersion.V1).get(4),
+                declinedPayment(ApiVersion.V1).get(4),
+                new SessionCancelledEvent(SESSION, ErrorDetails.of(ErrorCode.CONFIRM_TIMEOUT, "Not confirmed in time"), at(9)),
+                new PartnerRegisteredEvent(PartnerId.of(PROJECT), SETTINGS, T0),
+                new PartnerUpdatedEvent(PartnerId.of(PROJECT), SETTINGS, at(1)),
+                new CreateSessionCommand(SESSION, PROJECT, ApiVersion.V2, draft),
+                new InitPaymentCommand(SESSION, PAYMENT, PROJECT, ApiVersion.V1, cardPayment(json("\"good\"")), TERMS),
+                new StartPaymentCommand(SESSION, PAYMENT, PROJECT, cardPayment(json("{\"a\":[1,2]}")), TERMS),
+                new MarkPaymentReadyToConfirmCommand(SESSION, PAYMENT),
+                new RecordPaymentAuthorizationCommand(SESSION, PAYMENT, new AuthorizationOutcome.Approved(TRANSACTION)),
+                new RecordPaymentAuthorizationCommand(SESSION, PAYMENT, new AuthorizationOutcome.Declined(DECLINE)),
+                new RefusePaymentCommand(SESSION, PAYMENT, DECLINE),
+                new ConfirmSessionCommand(SESSION, PROJECT),
+                new CancelSessionCommand(SESSION, PROJECT),
+                new FindSessionQuery(SESSION),
+                new RegisterPartnerCommand(PartnerId.of(PROJECT), SETTINGS),
+                new UpdatePartnerCommand(PartnerId.of(PROJECT), SETTINGS),
+                new FindPartnerQuery(PROJECT));
+    }
+
+    static Stream<Object> cardEvents() {
+        return messages().stream().filter(m -> m instanceof PaymentStartedEvent || m instanceof PaymentConfirmedEvent
+                || m instanceof SessionCreatedEvent created && created.paymentDraft() != null && created.paymentDraft().method() != null);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("messages")
+    void everyMessageReadsBackEqualToTheOriginal(Object message) throws IOException {
+        String stored = JSON.writeValueAsString(message);
+        assertThat(JSON.readValue(stored, message.getClass())).isEqualTo(message);
+    }
+
+    @Test
+    void everyMessageClassHasASample() throws Exception {
+        Set<Class<?>> sampled = messages().stream().map(Object::getClass).collect(Collectors.toSet());
+        assertThat(messageClasses()).contains(SessionCreatedEvent.class, StartPaymentCommand.class, FindPartnerQuery.class);
+        assertThat(sampled).containsAll(messageClasses());
+    }
+
+    @Test
+    void everyEventClassCarriesARevision() throws Exception {
+        List<Class<?>> events = messageClasses().stream().filter(c -> c.getSimpleName().endsWith("Event")).toList();
+        assertThat(events).hasSizeGreaterThanOrEqualTo(9).allSatisfy(event ->
+                assertThat(event.getAnnotation(Revision.class)).as(event.getName()).isNotNull()
+                        .extracting(Revision::value).asString().isNotBlank());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cardEvents")
+    void storedCardEventHoldsNoCardNumberAndOnlyTheVaultView(Object event) throws IOException {
+        String stored = JSON.writeValueAsString(event);
+        assertThat(stored).doesNotContainPattern("\\d{13,19}");
+        List<JsonNode> cards = JSON.readTree(stored).findParents("vaultToken");
+        assertThat(cards).isNotEmpty().allSatisfy(card -> {
+            assertThat(card.fieldNames()).toIterable().containsExactlyInAnyOrder("type", "vaultToken", "brand", "bin", "last4");
+            assertThat(card.get("type").asText()).isEqualTo("card");
+            assertThat(card.get("last4").asText()).isEqualTo("4242");
+        });
+    }
+
+    @Test
+    void storedJsonCarriesWireErrorCodesAndPlainStringIds() throws IOException {
+        PaymentFailedEvent failed = new PaymentFailedEvent(SESSION, PAYMENT, DECLINE,
+                ErrorDetails.of(ErrorCode.THREE_DS_ERROR, "3-D Secure failed"), at(4));
+        JsonNode stored = JSON.readTree(JSON.writeValueAsString(failed));
+        assertThat(stored.at("/error/code").textValue()).isEqualTo("declined_by_issuer_bank");
+        assertThat(stored.at("/sessionError/code").textValue()).isEqualTo("3DS_error");
+        assertThat(stored.get("sessionId").textValue()).isEqualTo("ps_1");
+        assertThat(stored.get("paymentId").textValue()).isEqualTo("pm_42");
+        assertThat(stored.get("occurredAt").textValue()).isEqualTo("2026-11-22T10:15:34.123456Z");
+
+        JsonNode confirmed = JSON.readTree(JSON.writeValueAsString(successfulPayment(ApiVersion.V1).get(3)));
+        assertThat(confirmed.at("/method/type").textValue()).isEqualTo("card");
+        assertThat(confirmed.at("/amount/minorUnits").longValue()).isEqualTo(10_000);
+
+        JsonNode partner = JSON.readTree(JSON.writeValueAsString(new PartnerRegisteredEvent(PartnerId.of(PROJECT), SETTINGS, T0)));
+        assertThat(partner.get("partnerId").textValue()).isEqualTo("shop-1");
+        assertThat(partner.at("/settings/captureMode").textValue()).isEqualTo("delayed");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"good\"", "{\"merchant\":\"m-1\",\"submerchant\":{\"url\":\"https://shop.example\"}}", "[1,\"two\"]"})
+    void freeFormPartnerDataSurvivesStorage(String metadata) throws IOException {
+        PaymentStartedEvent event = started(PAYMENT, json(metadata), at(1));
+        PaymentStartedEvent back = JSON.readValue(JSON.writeValueAsString(event), PaymentStartedEvent.class);
+        assertThat(back.payment().metadata()).isEqualTo(json(metadata));
+        assertThat(back.payment().customer())
+                .isEqualTo(json("{\"reference\":\"lucky\",\"contacts\":[{\"email\":\"lucky@example.com\"}]}"));
+        assertThat(back.payment().items()).isEqualTo(event.payment().items());
+    }
+
+    /** Concrete *Event, *Command and *Query classes compiled into the message packages. */
+    private static List<Class<?>> messageClasses() throws Exception {
+        Path classes = Path.of(SessionCreatedEvent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<Class<?>> found = new ArrayList<>();
+        for (String pkg : MESSAGE_PACKAGES) {
+            try (Stream<Path> files = Files.list(classes.resolve(pkg.replace('.', '/')))) {
+                for (Path file : files.toList()) {
+                    String name = file.getFileName().toString();
+                    if (name.matches("[A-Za-z0-9]+(Event|Command|Query)\\.class")) {
+                        Class<?> type = Class.forName(pkg + "." + name.substring(0, name.length() - ".class".length()));
+                        if (!type.isInterface()) {
+                            found.add(type);
+                        }
+                    }
+                }
+            }
+        }
+        return found;
+    }
+}
