@@ -1,7 +1,5 @@
 package io.paysession.command.process;
 
-import io.paysession.api.error.ErrorCode;
-import io.paysession.api.error.PaymentsException;
 import io.paysession.api.session.AuthorizationOutcome;
 import io.paysession.api.session.CardMethod;
 import io.paysession.api.session.MarkPaymentReadyToConfirmCommand;
@@ -13,12 +11,9 @@ import io.paysession.command.rails.CardAcquirer;
 import io.paysession.command.rails.CardOperation;
 import io.paysession.command.rails.PrecheckResult;
 import io.paysession.command.vault.CardVault;
-import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DisallowReplay;
 import org.axonframework.eventhandling.EventHandler;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
@@ -41,14 +36,12 @@ public class CardPaymentProcess {
 
     public static final String PROCESSING_GROUP = "card-payments";
 
-    private static final Logger log = LoggerFactory.getLogger(CardPaymentProcess.class);
-
     private final CardAcquirer acquirer;
     private final CardVault vault;
-    private final CommandGateway commands;
+    private final ProcessCommandSender commands;
     private final Duration railTimeout;
 
-    public CardPaymentProcess(CardAcquirer acquirer, CardVault vault, CommandGateway commands,
+    public CardPaymentProcess(CardAcquirer acquirer, CardVault vault, ProcessCommandSender commands,
                               @Value("${payments.rails.card-answer-timeout:60s}") Duration railTimeout) {
         this.acquirer = acquirer;
         this.vault = vault;
@@ -64,9 +57,9 @@ public class CardPaymentProcess {
         PrecheckResult result = await(acquirer.precheck(
                 new CardOperation(event.paymentId().value(), card.vaultToken(), event.payment().amount())));
         if (result instanceof PrecheckResult.Refused refused) {
-            send(new RefusePaymentCommand(event.sessionId(), event.paymentId(), refused.reason()));
+            commands.send(new RefusePaymentCommand(event.sessionId(), event.paymentId(), refused.reason()));
         } else {
-            send(new MarkPaymentReadyToConfirmCommand(event.sessionId(), event.paymentId()));
+            commands.send(new MarkPaymentReadyToConfirmCommand(event.sessionId(), event.paymentId()));
         }
     }
 
@@ -77,24 +70,8 @@ public class CardPaymentProcess {
         }
         AuthorizationOutcome outcome = await(acquirer.authorize(
                 new CardOperation(event.paymentId().value(), card.vaultToken(), event.amount())));
-        send(new RecordPaymentAuthorizationCommand(event.sessionId(), event.paymentId(), outcome));
+        commands.send(new RecordPaymentAuthorizationCommand(event.sessionId(), event.paymentId(), outcome));
         vault.eraseSecurityCode(card.vaultToken());
-    }
-
-    /**
-     * A refusal of the wrong-state kind means the answer was already recorded (this event is handled a
-     * second time after a restart): nothing to do. Anything else fails the handler, and the processor
-     * retries the event.
-     */
-    private void send(Object command) {
-        try {
-            commands.sendAndWait(command);
-        } catch (PaymentsException e) {
-            if (e.code() != ErrorCode.SESSION_WRONG_STATE) {
-                throw e;
-            }
-            log.info("Rail answer not applied, the session has moved on: {}", e.getMessage());
-        }
     }
 
     private <T> T await(CompletionStage<T> answer) {

@@ -1,0 +1,67 @@
+package io.paysession.command.process;
+
+import io.paysession.api.error.ErrorCode;
+import io.paysession.api.error.PaymentsException;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.stereotype.Component;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Sends a process's command in a unit of work and transaction of its own, on another thread, and waits
+ * for it. Sent from the event handler's thread, the command would run nested in the processor's unit of
+ * work: its refusal would mark the processor's transaction rollback-only (so the event would be retried
+ * forever) and the aggregate would stay locked until the whole batch commits.
+ */
+@Component
+public class ProcessCommandSender implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(ProcessCommandSender.class);
+
+    private final CommandGateway commands;
+    private final ExecutorService dispatcher = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "process-commands");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    public ProcessCommandSender(CommandGateway commands) {
+        this.commands = commands;
+    }
+
+    /**
+     * A refusal of the wrong-state kind means the answer was already recorded (the event is handled a
+     * second time after a restart): nothing to do. Any other failure is thrown, so that the processor
+     * retries the event.
+     */
+    public void send(Object command) {
+        try {
+            CompletableFuture.runAsync(() -> commands.sendAndWait(command), dispatcher).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sending " + command.getClass().getSimpleName(), e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof PaymentsException refusal && refusal.code() == ErrorCode.SESSION_WRONG_STATE) {
+                log.info("{} not applied, the session has moved on: {}", command.getClass().getSimpleName(),
+                        refusal.getMessage());
+                return;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    @Override
+    public void destroy() {
+        dispatcher.shutdownNow();
+    }
+}

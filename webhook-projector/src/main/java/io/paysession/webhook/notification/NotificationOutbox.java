@@ -1,0 +1,86 @@
+package io.paysession.webhook.notification;
+
+import io.paysession.api.wire.WireFormat;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * Writes notifications and partner endpoints. Runs inside the event processor's transaction when
+ * there is one, so rows and token commit together.
+ */
+@Component
+public class NotificationOutbox {
+
+    private static final String INSERT_NOTIFICATION = """
+            INSERT INTO webhook_notification
+                (id, session_id, project, type, body, session_sequence, event_global_index,
+                 state, attempts, next_attempt_at, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?)
+            ON CONFLICT (id) DO NOTHING
+            """;
+
+    private static final String UPSERT_ENDPOINT = """
+            INSERT INTO webhook_endpoint (project, url, updated_at) VALUES (?, ?, ?)
+            ON CONFLICT (project) DO UPDATE SET url = EXCLUDED.url, updated_at = EXCLUDED.updated_at
+            """;
+
+    private static final NotificationsStored STORED = new NotificationsStored();
+
+    private final JdbcTemplate jdbc;
+    private final ApplicationEventPublisher events;
+    private final Clock clock = Clock.systemUTC();
+
+    public NotificationOutbox(JdbcTemplate jdbc, ApplicationEventPublisher events) {
+        this.jdbc = jdbc;
+        this.events = events;
+    }
+
+    /** Adds the notification unless it is already there (the same event handled again); true if added. */
+    public boolean add(NewNotification notification) {
+        OffsetDateTime now = utc(WireFormat.now(clock));
+        int added = jdbc.update(INSERT_NOTIFICATION,
+                notification.id(),
+                notification.sessionId(),
+                notification.project(),
+                notification.type().wireName(),
+                notification.body(),
+                notification.sessionSequence(),
+                notification.eventGlobalIndex(),
+                now,
+                now);
+        if (added > 0) {
+            announceAfterCommit();
+        }
+        return added > 0;
+    }
+
+    public void saveEndpoint(String project, String url, Instant updatedAt) {
+        jdbc.update(UPSERT_ENDPOINT, project, url, utc(updatedAt));
+    }
+
+    /** A dispatcher woken before the commit would find nothing yet, so the signal waits for the commit. */
+    private void announceAfterCommit() {
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    events.publishEvent(STORED);
+                }
+            });
+        } else {
+            events.publishEvent(STORED);
+        }
+    }
+
+    private static OffsetDateTime utc(Instant instant) {
+        return instant.atOffset(ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,68 @@
+package io.paysession.webhook.notification;
+
+import io.paysession.api.session.OperationState;
+import io.paysession.api.session.PaymentFailedEvent;
+import io.paysession.api.session.PaymentReadyToConfirmEvent;
+import io.paysession.api.session.PaymentSucceededEvent;
+import io.paysession.api.session.SessionCancelledEvent;
+import io.paysession.api.session.SessionEvent;
+import io.paysession.api.session.view.SessionView;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BiPredicate;
+
+/**
+ * Which webhook, if any, a session event gives. A rule sees the session just before and just after the
+ * event, so it can tell what the event changed. The first matching rule wins; a new webhook is one more
+ * line in {@link #RULES}.
+ */
+public final class NotificationRules {
+
+    private static final List<Rule> RULES = List.of(
+            Rule.on(PaymentReadyToConfirmEvent.class, WebhookType.READY_TO_CONFIRM),
+            Rule.on(PaymentSucceededEvent.class, WebhookType.PAYMENT_FINISHED),
+            Rule.on(PaymentFailedEvent.class, WebhookType.PAYMENT_FINISHED),
+            Rule.on(SessionCancelledEvent.class, WebhookType.PAYMENT_FINISHED, NotificationRules::failedAnUnfinishedPayment));
+
+    private NotificationRules() {
+    }
+
+    /** Whether any rule looks at this kind of event; if not, the session need not be folded at all. */
+    public static boolean mayNotifyOn(SessionEvent event) {
+        return RULES.stream().anyMatch(rule -> rule.eventType().isInstance(event));
+    }
+
+    /**
+     * The webhook that {@code event} gives, given the session {@code before} it ({@code null} before the
+     * first event) and {@code after} it.
+     */
+    public static Optional<WebhookType> typeFor(SessionEvent event, SessionView before, SessionView after) {
+        Objects.requireNonNull(after, "after");
+        return RULES.stream()
+                .filter(rule -> rule.eventType().isInstance(event) && rule.when().test(before, after))
+                .map(Rule::type)
+                .findFirst();
+    }
+
+    /** Cancelling a session in which nothing was running is not news to the partner, who asked for it. */
+    private static boolean failedAnUnfinishedPayment(SessionView before, SessionView after) {
+        return before != null && before.payments().stream()
+                .filter(payment -> !payment.state().isFinal())
+                .anyMatch(payment -> after.payment(payment.id())
+                        .map(now -> now.state() == OperationState.FAILED)
+                        .orElse(false));
+    }
+
+    private record Rule(Class<? extends SessionEvent> eventType, WebhookType type, BiPredicate<SessionView, SessionView> when) {
+
+        static Rule on(Class<? extends SessionEvent> eventType, WebhookType type) {
+            return new Rule(eventType, type, (before, after) -> true);
+        }
+
+        static Rule on(Class<? extends SessionEvent> eventType, WebhookType type, BiPredicate<SessionView, SessionView> when) {
+            return new Rule(eventType, type, when);
+        }
+    }
+}

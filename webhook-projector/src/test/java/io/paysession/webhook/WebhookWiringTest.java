@@ -1,0 +1,91 @@
+package io.paysession.webhook;
+
+import io.paysession.api.money.FeeSchedule;
+import io.paysession.api.partner.CaptureMode;
+import io.paysession.api.partner.PartnerId;
+import io.paysession.api.partner.PartnerRegisteredEvent;
+import io.paysession.api.partner.PartnerSettings;
+import io.paysession.api.session.ApiVersion;
+import io.paysession.api.session.SessionEvent;
+import io.paysession.webhook.delivery.DeliveryStore;
+import io.paysession.webhook.delivery.WebhookDispatcher;
+import io.paysession.webhook.delivery.WebhookProperties;
+import io.paysession.webhook.delivery.WebhookSender;
+import io.paysession.webhook.delivery.WebhookSigner;
+import io.paysession.webhook.notification.NotificationOutbox;
+import io.paysession.webhook.notification.WebhookNotificationProjection;
+import io.paysession.webhook.testing.PartnerReceiver;
+import io.paysession.webhook.testing.SampleSession;
+import io.paysession.webhook.testing.TestDatabase;
+import io.paysession.webhook.testing.TestSigner;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageEngine;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The module's beans in a Spring context, given only what the application provides. */
+class WebhookWiringTest {
+
+    private static final TestDatabase DB = TestDatabase.get();
+
+    @Test
+    void aWebhookIsSentAsSoonAsTheProjectorCommitsNotAtTheNextPoll() throws Exception {
+        DB.clear();
+        TestSigner signer = new TestSigner();
+        EmbeddedEventStore eventStore = EmbeddedEventStore.builder().storageEngine(new InMemoryEventStorageEngine()).build();
+        SampleSession session = new SampleSession(5100);
+        List<DomainEventMessage<?>> stream = new ArrayList<>();
+        for (SessionEvent event : List.of(session.created(ApiVersion.V1), session.paymentStarted(), session.readyToConfirm())) {
+            stream.add(new GenericDomainEventMessage<>("Session", event.sessionId().value(), stream.size(), event));
+        }
+        eventStore.publish(stream);
+
+        try (PartnerReceiver partners = new PartnerReceiver(signer)) {
+            new ApplicationContextRunner()
+                    .withBean(DataSource.class, DB::dataSource)
+                    .withBean(JdbcTemplate.class, DB::jdbc)
+                    .withBean(DataSourceTransactionManager.class, DB::transactionManager)
+                    .withBean(EventStore.class, () -> eventStore)
+                    .withBean(WebhookSigner.class, () -> signer)
+                    .withUserConfiguration(WebhookConfiguration.class, NotificationOutbox.class,
+                            WebhookNotificationProjection.class, DeliveryStore.class, WebhookSender.class,
+                            WebhookDispatcher.class)
+                    .withPropertyValues("payments.webhooks.poll-interval=30s")
+                    .run(context -> {
+                        assertThat(context).hasNotFailed();
+                        assertThat(context.getBean(WebhookProperties.class).pollInterval()).isEqualTo(Duration.ofSeconds(30));
+                        assertThat(context.getBean(WebhookDispatcher.class).isRunning()).isTrue();
+                        WebhookNotificationProjection projection = context.getBean(WebhookNotificationProjection.class);
+                        projection.on(new PartnerRegisteredEvent(PartnerId.of(SampleSession.PROJECT), new PartnerSettings(
+                                "-----BEGIN PUBLIC KEY-----", partners.url(SampleSession.PROJECT), CaptureMode.AUTO,
+                                FeeSchedule.NONE), Instant.now()));
+
+                        // As the event processor runs a handler: inside a transaction of the application's manager.
+                        new TransactionTemplate(context.getBean(DataSourceTransactionManager.class))
+                                .executeWithoutResult(status -> projection.on((SessionEvent) stream.get(2).getPayload(), stream.get(2)));
+
+                        await().atMost(Duration.ofSeconds(3)).until(() -> partners.requests().size() == 1);
+                        PartnerReceiver.Request request = partners.requests().get(0);
+                        assertThat(request.signatureValid()).isTrue();
+                        assertThat(request.body()).startsWith("{\"type\":\"ready_to_confirm\",\"session\":{\"id\":\"ps_5100\"");
+                    });
+        } finally {
+            eventStore.shutDown();
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.paysession.webhook.delivery;
+
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/** {@link WebhookProperties} bound the way the application binds them, from {@code payments.webhooks.*} settings. */
+final class TestProperties {
+
+    private TestProperties() {
+    }
+
+    static WebhookProperties bind(Map<String, String> settings) {
+        Map<String, String> prefixed = new HashMap<>();
+        settings.forEach((key, value) -> prefixed.put("payments.webhooks." + key, value));
+        return new Binder(new MapConfigurationPropertySource(prefixed))
+                .bindOrCreate("payments.webhooks", Bindable.of(WebhookProperties.class));
+    }
+
+    /** Short intervals for tests against a real database and HTTP server; {@code overrides} win. */
+    static WebhookProperties fast(Map<String, String> overrides) {
+        Map<String, String> settings = new HashMap<>(Map.of(
+                "initial-retry-interval", "100ms",
+                "max-retry-interval", "1s",
+                "retry-window", "30s",
+                "attempt-timeout", "2s",
+                "connect-timeout", "1s",
+                "poll-interval", "50ms",
+                "claim-lease", "10s"));
+        settings.putAll(overrides);
+        return bind(settings);
+    }
+}

@@ -1,0 +1,324 @@
+package io.paysession.webhook.delivery;
+
+import io.paysession.webhook.notification.NewNotification;
+import io.paysession.webhook.notification.NotificationOutbox;
+import io.paysession.webhook.notification.NotificationsStored;
+import io.paysession.webhook.notification.WebhookType;
+import io.paysession.webhook.testing.PartnerReceiver;
+import io.paysession.webhook.testing.TestDatabase;
+import io.paysession.webhook.testing.TestSigner;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The dispatcher against a real PostgreSQL and real partner endpoints that verify every signature. */
+class WebhookDispatcherTest {
+
+    private static final TestDatabase DB = TestDatabase.get();
+    private static final TestSigner SIGNER = new TestSigner();
+    private static final Duration DELIVERY = Duration.ofSeconds(5);
+
+    private final List<WebhookDispatcher> dispatchers = new ArrayList<>();
+    private PartnerReceiver partners;
+    private NotificationOutbox outbox;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        DB.clear();
+        partners = new PartnerReceiver(SIGNER);
+        // The outbox wakes the dispatchers as the projector's commit would.
+        outbox = new NotificationOutbox(DB.jdbc(), event -> dispatchers.forEach(d -> d.on((NotificationsStored) event)));
+    }
+
+    @AfterEach
+    void tearDown() {
+        dispatchers.forEach(WebhookDispatcher::stop);
+        partners.close();
+    }
+
+    @Test
+    void aDeliveredWebhookCarriesItsBodyASignatureThePartnerVerifiesAndItsWebhookId() {
+        endpoint("shop");
+        UUID id = notification("shop", "ps_100", 2);
+
+        startDispatcher(Map.of());
+
+        await().atMost(DELIVERY).until(() -> state(id).equals("DELIVERED"));
+        List<PartnerReceiver.Request> received = partners.requestsFor(id.toString());
+        assertThat(received).hasSize(1);
+        PartnerReceiver.Request request = received.get(0);
+        assertThat(request.contentType()).isEqualTo("application/json");
+        assertThat(request.signatureValid()).as("X-PARTNER-SIGN verifies with the service public key").isTrue();
+        assertThat(request.body()).isEqualTo(body(id));
+        assertThat(row(id)).isEqualTo(new Row("DELIVERED", 1, null, null));
+        assertThat(deliveredAt(id)).isNotNull();
+        assertThat(attempts(id)).containsExactly(new Attempt(1, 200, null));
+    }
+
+    @Test
+    void aPartnerThatFailsTwiceGetsTheSameWebhookAgainWithGrowingPausesUntilItAnswers() {
+        endpoint("shop");
+        UUID id = notification("shop", "ps_100", 2);
+        AtomicInteger calls = new AtomicInteger();
+        partners.answer("shop", request -> calls.incrementAndGet() <= 2 ? 500 : 200);
+
+        startDispatcher(Map.of("initial-retry-interval", "200ms"));
+
+        await().atMost(DELIVERY).until(() -> state(id).equals("DELIVERED"));
+        List<PartnerReceiver.Request> received = partners.requestsFor(id.toString());
+        assertThat(received).hasSize(3)
+                .allSatisfy(request -> {
+                    assertThat(request.signatureValid()).isTrue();
+                    assertThat(request.body()).isEqualTo(body(id));
+                });
+        assertThat(Duration.between(received.get(0).receivedAt(), received.get(1).receivedAt()))
+                .isGreaterThanOrEqualTo(Duration.ofMillis(200));
+        assertThat(Duration.between(received.get(1).receivedAt(), received.get(2).receivedAt()))
+                .isGreaterThanOrEqualTo(Duration.ofMillis(400));
+        assertThat(attempts(id)).containsExactly(
+                new Attempt(1, 500, "HTTP 500"), new Attempt(2, 500, "HTTP 500"), new Attempt(3, 200, null));
+        assertThat(row(id)).isEqualTo(new Row("DELIVERED", 3, null, null));
+    }
+
+    @Test
+    void laterNotificationOfASessionWaitsUntilTheEarlierOneIsDelivered() {
+        endpoint("shop");
+        UUID first = notification("shop", "ps_100", 2);
+        UUID second = notification("shop", "ps_100", 4);
+        AtomicInteger callsOfFirst = new AtomicInteger();
+        partners.answer("shop", request ->
+                request.webhookId().equals(first.toString()) && callsOfFirst.incrementAndGet() <= 2 ? 503 : 200);
+
+        startDispatcher(Map.of());
+
+        await().atMost(DELIVERY).until(() -> state(second).equals("DELIVERED"));
+        int firstAccepted = partners.answers().stream()
+                .filter(answer -> answer.request().webhookId().equals(first.toString()) && answer.status() == 200)
+                .mapToInt(answer -> answer.request().order())
+                .findFirst().orElseThrow();
+        assertThat(partners.requestsFor(first.toString())).hasSize(3);
+        assertThat(partners.requestsFor(second.toString())).singleElement()
+                .satisfies(request -> assertThat(request.order()).isGreaterThan(firstAccepted));
+    }
+
+    @Test
+    void aParkedNotificationNoLongerBlocksTheNextOneOfItsSession() {
+        endpoint("shop");
+        UUID first = notification("shop", "ps_100", 2);
+        UUID second = notification("shop", "ps_100", 3);
+        partners.answer("shop", request -> request.webhookId().equals(first.toString()) ? 500 : 200);
+
+        startDispatcher(Map.of("retry-window", "1s"));
+
+        await().atMost(DELIVERY).until(() -> state(second).equals("DELIVERED"));
+        Row parked = row(first);
+        assertThat(parked.state()).isEqualTo("PARKED");
+        // How many attempts fit in the window depends on the machine's speed; RetryPolicyTest covers that.
+        assertThat(parked.attempts()).isPositive().isEqualTo(attempts(first).size());
+        assertThat(parked.lastError()).isEqualTo("HTTP 500");
+        int lastTryOfFirst = partners.requestsFor(first.toString()).stream()
+                .mapToInt(PartnerReceiver.Request::order).max().orElseThrow();
+        assertThat(partners.requestsFor(second.toString())).singleElement()
+                .satisfies(request -> assertThat(request.order()).isGreaterThan(lastTryOfFirst));
+    }
+
+    @Test
+    void aHangingPartnerDoesNotDelayTheWebhooksOfAnotherPartner() {
+        endpoint("slowshop");
+        endpoint("fastshop");
+        partners.answer("slowshop", partners.hanging());
+        for (int session = 1; session <= 4; session++) {
+            notification("slowshop", "ps_" + session, 2);
+        }
+        startDispatcher(Map.of("max-concurrent-deliveries", "4", "max-concurrent-deliveries-per-partner", "2"));
+        await().atMost(DELIVERY).until(() -> requestsOf("slowshop") == 2);
+
+        Instant stored = Instant.now();
+        UUID other = notification("fastshop", "ps_9", 2);
+
+        await().atMost(Duration.ofSeconds(1)).until(() -> state(other).equals("DELIVERED"));
+        assertThat(partners.requestsFor(other.toString()).get(0).receivedAt()).isBefore(stored.plusSeconds(1));
+        assertThat(requestsOf("slowshop")).as("the hanging partner keeps no more than its share of the slots").isEqualTo(2);
+    }
+
+    @Test
+    void anAnswerAfterTheAttemptTimeoutIsAFailedAttemptAndTheWebhookIsSentAgain() {
+        endpoint("shop");
+        UUID id = notification("shop", "ps_100", 2);
+        AtomicInteger calls = new AtomicInteger();
+        partners.answer("shop", request -> {
+            if (calls.incrementAndGet() == 1) {
+                Thread.sleep(1_500);
+            }
+            return 200;
+        });
+
+        startDispatcher(Map.of("attempt-timeout", "500ms"));
+
+        await().atMost(DELIVERY).until(() -> state(id).equals("DELIVERED"));
+        List<Attempt> attempts = attempts(id);
+        assertThat(attempts).hasSize(2);
+        assertThat(attempts.get(0).httpStatus()).isNull();
+        assertThat(attempts.get(0).error()).contains("500 ms");
+        assertThat(attempts.get(1)).isEqualTo(new Attempt(2, 200, null));
+    }
+
+    @Test
+    void aRefusedConnectionIsAFailedAttemptWithoutStatusAndParksAfterTheWindow() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        outbox.saveEndpoint("goneshop", "http://127.0.0.1:" + closedPort + "/hooks/goneshop", Instant.now());
+        UUID id = notification("goneshop", "ps_100", 2);
+
+        startDispatcher(Map.of("retry-window", "300ms"));
+
+        await().atMost(DELIVERY).until(() -> state(id).equals("PARKED"));
+        assertThat(attempts(id)).isNotEmpty().allSatisfy(attempt -> {
+            assertThat(attempt.httpStatus()).isNull();
+            assertThat(attempt.error()).isNotBlank();
+        });
+        assertThat(row(id).attempts()).isEqualTo(attempts(id).size());
+    }
+
+    @Test
+    void aWebhookOfAPartnerWithoutEndpointWaitsUncountedUntilTheEndpointIsKnown() {
+        UUID id = notification("newshop", "ps_100", 2);
+
+        startDispatcher(Map.of());
+
+        await().during(Duration.ofMillis(400)).atMost(Duration.ofSeconds(1))
+                .until(() -> row(id).equals(new Row("PENDING", 0, null, null)) && partners.requests().isEmpty());
+        endpoint("newshop");
+        await().atMost(DELIVERY).until(() -> state(id).equals("DELIVERED"));
+        assertThat(attempts(id)).containsExactly(new Attempt(1, 200, null));
+    }
+
+    @Test
+    void stoppingLetsASendInFlightFinishAndRecordsIt() {
+        endpoint("shop");
+        UUID id = notification("shop", "ps_100", 2);
+        partners.answer("shop", request -> {
+            Thread.sleep(300);
+            return 200;
+        });
+        WebhookDispatcher dispatcher = startDispatcher(Map.of());
+        await().atMost(DELIVERY).until(() -> partners.requests().size() == 1);
+
+        dispatcher.stop();
+
+        assertThat(dispatcher.isRunning()).isFalse();
+        assertThat(row(id)).isEqualTo(new Row("DELIVERED", 1, null, null));
+    }
+
+    @Test
+    void twoDispatchersOnOneDatabaseSendEveryWebhookOnceAndInSessionOrder() {
+        endpoint("shop");
+        partners.answer("shop", request -> {
+            Thread.sleep(5);
+            return 200;
+        });
+        Map<UUID, String> sessionOf = new ConcurrentHashMap<>();
+        Map<UUID, Long> sequenceOf = new ConcurrentHashMap<>();
+        for (int session = 1; session <= 30; session++) {
+            for (long sequence = 1; sequence <= 4; sequence++) {
+                UUID id = notification("shop", "ps_" + session, sequence);
+                sessionOf.put(id, "ps_" + session);
+                sequenceOf.put(id, sequence);
+            }
+        }
+
+        startDispatcher(Map.of("batch-size", "5"));
+        startDispatcher(Map.of("batch-size", "5"));
+
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> DB.jdbc().queryForObject(
+                        "SELECT count(*) FROM webhook_notification WHERE state = 'DELIVERED'", Integer.class) == 120);
+        Map<String, Long> timesReceived = partners.requests().stream()
+                .collect(Collectors.groupingBy(PartnerReceiver.Request::webhookId, Collectors.counting()));
+        assertThat(timesReceived).hasSize(120).allSatisfy((id, times) -> assertThat(times).as(id).isEqualTo(1));
+        Map<String, List<Long>> arrivalOrderBySession = partners.requests().stream()
+                .sorted(Comparator.comparingInt(PartnerReceiver.Request::order))
+                .map(request -> UUID.fromString(request.webhookId()))
+                .collect(Collectors.groupingBy(sessionOf::get, Collectors.mapping(sequenceOf::get, Collectors.toList())));
+        assertThat(arrivalOrderBySession).hasSize(30)
+                .allSatisfy((session, sequences) -> assertThat(sequences).as(session).containsExactly(1L, 2L, 3L, 4L));
+        assertThat(DB.jdbc().queryForObject("SELECT count(*) FROM webhook_attempt", Integer.class)).isEqualTo(120);
+    }
+
+    private WebhookDispatcher startDispatcher(Map<String, String> settings) {
+        WebhookProperties properties = TestProperties.fast(settings);
+        WebhookDispatcher dispatcher = new WebhookDispatcher(
+                new DeliveryStore(DB.jdbc(), DB.transactionManager()),
+                new WebhookSender(SIGNER, properties),
+                properties);
+        dispatchers.add(dispatcher);
+        dispatcher.start();
+        return dispatcher;
+    }
+
+    private void endpoint(String project) {
+        outbox.saveEndpoint(project, partners.url(project), Instant.now());
+    }
+
+    private UUID notification(String project, String sessionId, long sequence) {
+        UUID id = UUID.randomUUID();
+        String body = "{\"type\":\"payment_finished\",\"session\":{\"id\":\"" + sessionId + "\",\"status\":\"accepted\","
+                + "\"note\":\"sequence " + sequence + " \u00e9\"}}";
+        outbox.add(new NewNotification(id, sessionId, project, WebhookType.PAYMENT_FINISHED, body, sequence, null));
+        return id;
+    }
+
+    private long requestsOf(String project) {
+        return partners.requests().stream().filter(request -> request.project().equals(project)).count();
+    }
+
+    private record Row(String state, int attempts, String lastError, String claimedBy) {
+    }
+
+    private record Attempt(int number, Integer httpStatus, String error) {
+    }
+
+    private static String state(UUID id) {
+        return row(id).state();
+    }
+
+    private static Row row(UUID id) {
+        return DB.jdbc().queryForObject(
+                "SELECT state, attempts, last_error, claimed_by FROM webhook_notification WHERE id = ?",
+                (rs, n) -> new Row(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4)), id);
+    }
+
+    private static String body(UUID id) {
+        return DB.jdbc().queryForObject("SELECT body FROM webhook_notification WHERE id = ?", String.class, id);
+    }
+
+    private static OffsetDateTime deliveredAt(UUID id) {
+        return DB.jdbc().queryForObject("SELECT delivered_at FROM webhook_notification WHERE id = ?",
+                OffsetDateTime.class, id);
+    }
+
+    private static List<Attempt> attempts(UUID id) {
+        return DB.jdbc().query(
+                "SELECT attempt_number, http_status, error FROM webhook_attempt WHERE notification_id = ? ORDER BY attempt_number",
+                (rs, n) -> new Attempt(rs.getInt(1), (Integer) rs.getObject(2), rs.getString(3)), id);
+    }
+}

@@ -1,0 +1,56 @@
+package io.paysession.webhook.delivery;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class WebhookPropertiesTest {
+
+    @Test
+    void defaultsAreTheDeliveryContractOfDecisionsSection10() {
+        WebhookProperties defaults = TestProperties.bind(Map.of());
+
+        assertThat(defaults.initialRetryInterval()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(defaults.retryMultiplier()).isEqualTo(2.0);
+        assertThat(defaults.maxRetryInterval()).isEqualTo(Duration.ofHours(1));
+        assertThat(defaults.retryWindow()).isEqualTo(Duration.ofHours(72));
+        assertThat(defaults.attemptTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(defaults.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(defaults.pollInterval()).isEqualTo(Duration.ofMillis(250));
+        assertThat(defaults.maxConcurrentDeliveries()).isEqualTo(32);
+        assertThat(defaults.maxConcurrentDeliveriesPerPartner()).isEqualTo(8);
+        assertThat(defaults.claimLease()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(defaults.batchSize()).isEqualTo(100);
+    }
+
+    @Test
+    void everySettingCanBeChangedInConfiguration() {
+        WebhookProperties properties = TestProperties.bind(Map.ofEntries(
+                Map.entry("initial-retry-interval", "1s"),
+                Map.entry("retry-multiplier", "3"),
+                Map.entry("max-retry-interval", "5s"),
+                Map.entry("retry-window", "30s"),
+                Map.entry("attempt-timeout", "2s"),
+                Map.entry("connect-timeout", "1s"),
+                Map.entry("poll-interval", "20ms"),
+                Map.entry("max-concurrent-deliveries", "4"),
+                Map.entry("max-concurrent-deliveries-per-partner", "2"),
+                Map.entry("claim-lease", "3s"),
+                Map.entry("batch-size", "10")));
+
+        assertThat(properties).isEqualTo(new WebhookProperties(Duration.ofSeconds(1), 3, Duration.ofSeconds(5),
+                Duration.ofSeconds(30), Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(20), 4, 2,
+                Duration.ofSeconds(3), 10));
+    }
+
+    @Test
+    void aLeaseNoLongerThanTheAttemptTimeoutIsRefused() {
+        assertThatThrownBy(() -> TestProperties.bind(Map.of("attempt-timeout", "10s", "claim-lease", "10s")))
+                .hasRootCauseInstanceOf(IllegalArgumentException.class)
+                .hasStackTraceContaining("claim-lease must be longer than attempt-timeout");
+    }
+}
