@@ -1,0 +1,177 @@
+package io.paysession.gateway.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paysession.api.error.ErrorCode;
+import io.paysession.api.error.PaymentsException;
+import io.paysession.api.money.FeeSchedule;
+import io.paysession.api.partner.CaptureMode;
+import io.paysession.api.partner.PartnerId;
+import io.paysession.api.partner.PartnerSettings;
+import io.paysession.api.partner.PartnerView;
+import io.paysession.api.wire.WireFormat;
+import io.paysession.gateway.partners.PartnerDirectory;
+import io.paysession.gateway.partners.PartnerRegistration;
+import io.paysession.gateway.security.AdminToken;
+import io.paysession.gateway.security.Pem;
+import io.paysession.gateway.security.ServiceKeyStore;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.net.URI;
+import java.security.interfaces.RSAPublicKey;
+import java.util.Optional;
+
+/**
+ * Partner registration (decisions.md section 3): {@code POST /admin/v1/partners} registers,
+ * {@code PUT /admin/v1/partners/{project}} changes the fields it gives, {@code GET} reads. Bearer admin token.
+ */
+@RestController
+@RequestMapping("/admin/v1/partners")
+public class AdminPartnerController {
+
+    private final AdminToken adminToken;
+    private final PartnerRegistration registration;
+    private final PartnerDirectory directory;
+    private final ServiceKeyStore serviceKey;
+
+    public AdminPartnerController(AdminToken adminToken, PartnerRegistration registration,
+                                  PartnerDirectory directory, ServiceKeyStore serviceKey) {
+        this.adminToken = adminToken;
+        this.registration = registration;
+        this.directory = directory;
+        this.serviceKey = serviceKey;
+    }
+
+    @PostMapping
+    public ResponseEntity<ObjectNode> register(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+                                               @RequestBody(required = false) byte[] rawBody) {
+        requireAdmin(authorization);
+        ObjectNode body = JsonBodies.readObject(rawBody);
+        String project = Fields.requiredText(body, "project", "");
+        requireProjectName(project);
+        PartnerSettings settings = new PartnerSettings(
+                publicKey(body).orElseThrow(() -> Fields.missing("public_key")),
+                webhookUrl(body).orElseThrow(() -> Fields.missing("webhook_url")),
+                captureMode(body).orElse(CaptureMode.AUTO),
+                fees(body).orElse(FeeSchedule.NONE));
+        PartnerView partner = registration.register(project, settings);
+        return ResponseEntity.created(URI.create("/admin/v1/partners/" + project))
+                .contentType(MediaType.APPLICATION_JSON).body(render(partner));
+    }
+
+    @PutMapping("/{project}")
+    public ResponseEntity<ObjectNode> update(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+                                             @PathVariable String project,
+                                             @RequestBody(required = false) byte[] rawBody) {
+        requireAdmin(authorization);
+        PartnerView current = existing(project);
+        ObjectNode body = JsonBodies.readObject(rawBody);
+        PartnerSettings was = current.settings();
+        PartnerSettings settings = new PartnerSettings(
+                publicKey(body).orElse(was.publicKeyPem()),
+                webhookUrl(body).orElse(was.webhookUrl()),
+                captureMode(body).orElse(was.captureMode()),
+                fees(body).orElse(was.fees()));
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
+                .body(render(registration.update(project, settings)));
+    }
+
+    @GetMapping("/{project}")
+    public ResponseEntity<ObjectNode> read(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+                                           @PathVariable String project) {
+        requireAdmin(authorization);
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(render(existing(project)));
+    }
+
+    private PartnerView existing(String project) {
+        requireProjectName(project);
+        return directory.find(project).orElseThrow(() ->
+                new HttpException(404, ErrorCode.INVALID_REQUEST, "Project " + project + " is not registered"));
+    }
+
+    private void requireAdmin(String authorization) {
+        if (!adminToken.accepts(authorization)) {
+            throw new PaymentsException(ErrorCode.AUTHENTICATION_ERROR, "A valid admin bearer token is required");
+        }
+    }
+
+    private static void requireProjectName(String project) {
+        if (!PartnerId.PROJECT.matcher(project).matches()) {
+            throw PaymentsException.invalidRequest(
+                    "project must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+        }
+    }
+
+    private static Optional<String> publicKey(JsonNode body) {
+        return Fields.text(body, "public_key", "").map(pem -> {
+            RSAPublicKey key = Pem.readRsaPublicKey(pem).orElseThrow(() ->
+                    PaymentsException.invalidRequest("public_key must be an RSA public key in PEM"));
+            if (key.getModulus().bitLength() < 2048) {
+                throw PaymentsException.invalidRequest("public_key must have at least 2048 bits");
+            }
+            return pem.trim() + "\n";
+        });
+    }
+
+    private static Optional<String> webhookUrl(JsonNode body) {
+        return Fields.text(body, "webhook_url", "").map(url -> {
+            try {
+                URI uri = URI.create(url);
+                if (!uri.isAbsolute() || uri.getHost() == null
+                        || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
+                    throw new IllegalArgumentException();
+                }
+                return url;
+            } catch (IllegalArgumentException e) {
+                throw PaymentsException.invalidRequest("webhook_url must be an absolute http or https URL");
+            }
+        });
+    }
+
+    private static Optional<CaptureMode> captureMode(JsonNode body) {
+        return Fields.text(body, "capture_mode", "").map(mode -> CaptureMode.parse(mode).orElseThrow(() ->
+                PaymentsException.invalidRequest("capture_mode must be auto or delayed")));
+    }
+
+    private static Optional<FeeSchedule> fees(JsonNode body) {
+        return Fields.object(body, "fees", "").map(fees -> {
+            JsonNode percent = fees.path("percent_bp");
+            JsonNode fixed = fees.path("fixed");
+            if (!percent.isMissingNode() && !(percent.canConvertToInt() && percent.isIntegralNumber()
+                    && percent.intValue() >= 0 && percent.intValue() <= 10_000)) {
+                throw PaymentsException.invalidRequest("fees.percent_bp must be an integer from 0 to 10000");
+            }
+            if (!fixed.isMissingNode() && !(fixed.isIntegralNumber() && fixed.canConvertToLong() && fixed.longValue() >= 0)) {
+                throw PaymentsException.invalidRequest("fees.fixed must be an integer of minor units, 0 or more");
+            }
+            return new FeeSchedule(percent.isMissingNode() ? 0 : percent.intValue(),
+                    fixed.isMissingNode() ? 0 : fixed.longValue());
+        });
+    }
+
+    private ObjectNode render(PartnerView partner) {
+        ObjectNode body = ApiResponses.ok();
+        ObjectNode node = body.putObject("partner");
+        node.put("project", partner.project());
+        node.put("public_key", partner.settings().publicKeyPem());
+        node.put("webhook_url", partner.settings().webhookUrl());
+        node.put("capture_mode", partner.settings().captureMode().wireName());
+        node.putObject("fees")
+                .put("percent_bp", partner.settings().fees().percentBp())
+                .put("fixed", partner.settings().fees().fixed());
+        node.put("created_at", WireFormat.timestamp(partner.registeredAt()));
+        node.put("updated_at", WireFormat.timestamp(partner.updatedAt()));
+        body.put("service_public_key", serviceKey.publicKeyPem());
+        return body;
+    }
+}

@@ -1,0 +1,85 @@
+package io.paysession.gateway.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paysession.api.error.ErrorCode;
+import io.paysession.api.error.PaymentsException;
+import org.axonframework.commandhandling.CommandExecutionException;
+import org.axonframework.common.AxonTransientException;
+import org.axonframework.modelling.command.AggregateNotFoundException;
+import org.axonframework.modelling.command.ConcurrencyException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessException;
+import org.springframework.http.ResponseEntity;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+
+/**
+ * Maps every failure to the error body of the wire contract. Bad input is a 4xx with a code and a
+ * description; only a fault of the service itself is a 500, and its body never carries a stack trace.
+ */
+@RestControllerAdvice
+public class ApiExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+
+    @ExceptionHandler(HttpException.class)
+    ResponseEntity<ObjectNode> httpRefusal(HttpException e) {
+        return ApiResponses.error(e.httpStatus(), e.code(), e.description());
+    }
+
+    @ExceptionHandler(PaymentsException.class)
+    ResponseEntity<ObjectNode> refusal(PaymentsException e) {
+        return ApiResponses.error(e.code(), e.description());
+    }
+
+    @ExceptionHandler(AggregateNotFoundException.class)
+    ResponseEntity<ObjectNode> sessionNotFound(AggregateNotFoundException e) {
+        return ApiResponses.error(ErrorCode.SESSION_NOT_FOUND, "Session not found");
+    }
+
+    /** How a refusal arrives when the command ran on another node (distributed command bus). */
+    @ExceptionHandler(CommandExecutionException.class)
+    ResponseEntity<ObjectNode> remoteRefusal(CommandExecutionException e) {
+        if (e.getCause() instanceof PaymentsException refusal) {
+            return refusal(refusal);
+        }
+        return e.getDetails()
+                .filter(details -> details instanceof PaymentsException)
+                .map(details -> refusal((PaymentsException) details))
+                .orElseGet(() -> internalError(e));
+    }
+
+    @ExceptionHandler(ConcurrencyException.class)
+    ResponseEntity<ObjectNode> concurrentChange(ConcurrencyException e) {
+        return ApiResponses.error(ErrorCode.SESSION_WRONG_STATE,
+                "The session was changed by a concurrent request; read its status and retry");
+    }
+
+    @ExceptionHandler({AxonTransientException.class, DataAccessResourceFailureException.class,
+            TransientDataAccessException.class, CannotCreateTransactionException.class})
+    ResponseEntity<ObjectNode> unavailable(Exception e) {
+        log.warn("Store unavailable: {}", e.toString());
+        return ApiResponses.error(ErrorCode.SERVICE_UNAVAILABLE, "The service is temporarily unavailable; retry");
+    }
+
+    @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
+    ResponseEntity<ObjectNode> wrongMethod(HttpRequestMethodNotSupportedException e) {
+        return ApiResponses.error(405, ErrorCode.INVALID_REQUEST, "Method " + e.getMethod() + " is not allowed here");
+    }
+
+    @ExceptionHandler(NoResourceFoundException.class)
+    ResponseEntity<ObjectNode> unknownPath(NoResourceFoundException e) {
+        return ApiResponses.error(404, ErrorCode.INVALID_REQUEST, "Unknown method /" + e.getResourcePath());
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<ObjectNode> internalError(Exception e) {
+        log.error("Request failed inside the service", e);
+        return ApiResponses.error(ErrorCode.INTERNAL_ERROR, "Internal error");
+    }
+}

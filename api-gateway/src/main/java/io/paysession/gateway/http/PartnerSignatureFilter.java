@@ -1,0 +1,153 @@
+package io.paysession.gateway.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paysession.api.error.ErrorCode;
+import io.paysession.api.partner.PartnerId;
+import io.paysession.api.partner.PartnerView;
+import io.paysession.gateway.partners.PartnerDirectory;
+import io.paysession.gateway.security.RsaSignatures;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.interfaces.RSAPublicKey;
+import java.util.Optional;
+
+/**
+ * Authenticates every partner request ({@code /api/**}, {@code /cds/**}) before anything parses it: the
+ * raw body (at most 64 KiB) must carry a valid {@code X-PARTNER-SIGN} by the key registered for
+ * {@code X-PARTNER-PROJECT}. An unknown or missing project is 403 {@code authorization_error}; a
+ * missing or wrong signature of a known project is 401 {@code authentication_error}.
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE + 10)
+public class PartnerSignatureFilter extends OncePerRequestFilter {
+
+    public static final String PARTNER_ATTRIBUTE = PartnerSignatureFilter.class.getName() + ".partner";
+    public static final String BODY_ATTRIBUTE = PartnerSignatureFilter.class.getName() + ".body";
+    public static final int MAX_BODY_BYTES = 64 * 1024;
+
+    private final PartnerDirectory partners;
+    private final ObjectMapper json = new ObjectMapper();
+
+    public PartnerSignatureFilter(PartnerDirectory partners) {
+        this.partners = partners;
+    }
+
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        return !(path.startsWith("/api/") || path.startsWith("/cds/"));
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        if (request.getContentLengthLong() > MAX_BODY_BYTES) {
+            refuse(response, 413, ErrorCode.INVALID_REQUEST, "The body is larger than 64 KiB");
+            return;
+        }
+        byte[] body = readAtMost(request.getInputStream(), MAX_BODY_BYTES + 1);
+        if (body.length > MAX_BODY_BYTES) {
+            refuse(response, 413, ErrorCode.INVALID_REQUEST, "The body is larger than 64 KiB");
+            return;
+        }
+        String project = request.getHeader("X-PARTNER-PROJECT");
+        Optional<PartnerView> partner = project == null || !PartnerId.PROJECT.matcher(project).matches()
+                ? Optional.empty()
+                : partners.find(project);
+        if (partner.isEmpty()) {
+            refuse(response, 403, ErrorCode.AUTHORIZATION_ERROR,
+                    project == null ? "X-PARTNER-PROJECT is required" : "Unknown project");
+            return;
+        }
+        Optional<RSAPublicKey> key = partners.publicKeyOf(partner.get());
+        String signature = request.getHeader("X-PARTNER-SIGN");
+        if (signature == null || signature.isBlank()) {
+            refuse(response, 401, ErrorCode.AUTHENTICATION_ERROR, "X-PARTNER-SIGN is required");
+            return;
+        }
+        if (key.isEmpty() || !RsaSignatures.verify(key.get(), body, signature)) {
+            refuse(response, 401, ErrorCode.AUTHENTICATION_ERROR,
+                    "X-PARTNER-SIGN is not a valid signature of the body by the project's key");
+            return;
+        }
+        request.setAttribute(PARTNER_ATTRIBUTE, partner.get());
+        request.setAttribute(BODY_ATTRIBUTE, body);
+        chain.doFilter(new CachedBodyRequest(request, body), response);
+    }
+
+    private void refuse(HttpServletResponse response, int status, ErrorCode code, String description)
+            throws IOException {
+        response.setStatus(status);
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        json.writeValue(response.getOutputStream(), ApiResponses.errorBody(code, description));
+    }
+
+    private static byte[] readAtMost(InputStream input, int limit) throws IOException {
+        return input.readNBytes(limit);
+    }
+
+    /** The request with its body already read, for anything downstream that reads the stream again. */
+    private static final class CachedBodyRequest extends HttpServletRequestWrapper {
+        private final byte[] body;
+
+        CachedBodyRequest(HttpServletRequest request, byte[] body) {
+            super(request);
+            this.body = body;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() {
+            ByteArrayInputStream input = new ByteArrayInputStream(body);
+            return new ServletInputStream() {
+                @Override
+                public boolean isFinished() {
+                    return input.available() == 0;
+                }
+
+                @Override
+                public boolean isReady() {
+                    return true;
+                }
+
+                @Override
+                public void setReadListener(ReadListener listener) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public int read() {
+                    return input.read();
+                }
+
+                @Override
+                public int read(byte[] buffer, int offset, int length) {
+                    return input.read(buffer, offset, length);
+                }
+            };
+        }
+
+        @Override
+        public int getContentLength() {
+            return body.length;
+        }
+
+        @Override
+        public long getContentLengthLong() {
+            return body.length;
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package io.paysession.gateway.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paysession.api.error.ErrorCode;
+import io.paysession.api.error.PaymentsException;
+import io.paysession.api.partner.PartnerView;
+import io.paysession.api.session.ApiVersion;
+import io.paysession.api.session.CancelSessionCommand;
+import io.paysession.api.session.ConfirmSessionCommand;
+import io.paysession.api.session.CreateSessionCommand;
+import io.paysession.api.session.FindSessionQuery;
+import io.paysession.api.session.InitPaymentCommand;
+import io.paysession.api.session.PaymentData;
+import io.paysession.api.session.PaymentId;
+import io.paysession.api.session.SessionId;
+import io.paysession.api.session.StartPaymentCommand;
+import io.paysession.api.session.view.SessionView;
+import io.paysession.command.ids.IdGenerator;
+import jakarta.servlet.http.HttpServletRequest;
+import org.axonframework.messaging.responsetypes.ResponseTypes;
+import org.axonframework.queryhandling.QueryGateway;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The session methods of {@code /api/v1} and {@code /api/v2}. Each command runs to completion and the
+ * response shows the session as the command left it; {@code session/status} reads the session view,
+ * which the command's own transaction has already updated, so a status right after shows the same.
+ */
+@RestController
+@RequestMapping("/api/{version}/session")
+public class SessionController {
+
+    private static final List<String> REQUIRED_TO_INIT = List.of("payment_details", "amount_details", "customer");
+
+    private final SessionStates sessions;
+    private final QueryGateway queries;
+    private final IdGenerator ids;
+    private final PaymentRequests payments;
+
+    public SessionController(SessionStates sessions, QueryGateway queries, IdGenerator ids,
+                             PaymentRequests payments) {
+        this.sessions = sessions;
+        this.queries = queries;
+        this.ids = ids;
+        this.payments = payments;
+    }
+
+    @PostMapping("/create")
+    public ResponseEntity<ObjectNode> create(@PathVariable String version, HttpServletRequest request) {
+        ApiVersion api = version(version);
+        PartnerView partner = partner(request);
+        PaymentData draft = payments.read(body(request), partner.project());
+        SessionId sessionId = ids.nextSessionId();
+        return answer(sessionId, api, new CreateSessionCommand(sessionId, partner.project(), api, draft));
+    }
+
+    @PostMapping("/init/payment")
+    public ResponseEntity<ObjectNode> initPayment(@PathVariable String version, HttpServletRequest request) {
+        ApiVersion api = version(version);
+        PartnerView partner = partner(request);
+        ObjectNode body = body(request);
+        REQUIRED_TO_INIT.stream().filter(field -> !Fields.isPresent(body, field)).findFirst().ifPresent(field -> {
+            throw Fields.missing(field);
+        });
+        PaymentData payment = payments.read(body, partner.project());
+        SessionId sessionId = ids.nextSessionId();
+        PaymentId paymentId = ids.nextPaymentId();
+        return answer(sessionId, api, new InitPaymentCommand(sessionId, paymentId, partner.project(), api, payment,
+                partner.settings().terms()));
+    }
+
+    @PostMapping("/start/payment")
+    public ResponseEntity<ObjectNode> startPayment(@PathVariable String version, HttpServletRequest request) {
+        ApiVersion api = version(version);
+        PartnerView partner = partner(request);
+        ObjectNode body = body(request);
+        SessionId sessionId = sessionId(body);
+        PaymentData payment = payments.read(body, partner.project());
+        return answer(sessionId, api, new StartPaymentCommand(sessionId, ids.nextPaymentId(), partner.project(),
+                payment, partner.settings().terms()));
+    }
+
+    @PostMapping("/confirm")
+    public ResponseEntity<ObjectNode> confirm(@PathVariable String version, HttpServletRequest request) {
+        ApiVersion api = version(version);
+        PartnerView partner = partner(request);
+        SessionId sessionId = sessionId(body(request));
+        return answer(sessionId, api, new ConfirmSessionCommand(sessionId, partner.project()));
+    }
+
+    @PostMapping("/cancel")
+    public ResponseEntity<ObjectNode> cancel(@PathVariable String version, HttpServletRequest request) {
+        ApiVersion api = version(version);
+        PartnerView partner = partner(request);
+        SessionId sessionId = sessionId(body(request));
+        return answer(sessionId, api, new CancelSessionCommand(sessionId, partner.project()));
+    }
+
+    @PostMapping("/status")
+    public ResponseEntity<ObjectNode> status(@PathVariable String version, HttpServletRequest request) {
+        ApiVersion api = version(version);
+        PartnerView partner = partner(request);
+        SessionView view = find(sessionId(body(request)));
+        if (!view.project().equals(partner.project())) {
+            throw new PaymentsException(ErrorCode.AUTHORIZATION_ERROR, "The session belongs to another project");
+        }
+        return ApiResponses.session(view, api);
+    }
+
+    private ResponseEntity<ObjectNode> answer(SessionId sessionId, ApiVersion api, Object command) {
+        return ApiResponses.session(sessions.runAndRead(sessionId, command), api);
+    }
+
+    private SessionView find(SessionId sessionId) {
+        try {
+            return queries.query(new FindSessionQuery(sessionId), ResponseTypes.optionalInstanceOf(SessionView.class))
+                    .join()
+                    .orElseThrow(SessionController::notFound);
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : e;
+        }
+    }
+
+    static ApiVersion version(String segment) {
+        return ApiVersion.parse(segment).orElseThrow(() ->
+                new HttpException(404, ErrorCode.INVALID_REQUEST, "Unknown API version " + segment));
+    }
+
+    static PartnerView partner(HttpServletRequest request) {
+        Object partner = request.getAttribute(PartnerSignatureFilter.PARTNER_ATTRIBUTE);
+        if (!(partner instanceof PartnerView view)) {
+            throw new PaymentsException(ErrorCode.AUTHENTICATION_ERROR, "The request is not authenticated");
+        }
+        return view;
+    }
+
+    static ObjectNode body(HttpServletRequest request) {
+        return JsonBodies.readObject((byte[]) request.getAttribute(PartnerSignatureFilter.BODY_ATTRIBUTE));
+    }
+
+    static SessionId sessionId(ObjectNode body) {
+        String text = Fields.requiredText(body, "session_id", "");
+        Optional<SessionId> id = SessionId.parse(text);
+        return id.orElseThrow(SessionController::notFound);
+    }
+
+    private static PaymentsException notFound() {
+        return new PaymentsException(ErrorCode.SESSION_NOT_FOUND, "Session not found");
+    }
+}

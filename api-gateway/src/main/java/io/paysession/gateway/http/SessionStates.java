@@ -1,0 +1,58 @@
+package io.paysession.gateway.http;
+
+import io.paysession.api.session.SessionEvent;
+import io.paysession.api.session.SessionId;
+import io.paysession.api.session.view.SessionView;
+import io.paysession.api.session.view.SessionViewFold;
+import org.axonframework.commandhandling.CommandMessage;
+import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.DomainEventStream;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.springframework.stereotype.Component;
+
+/**
+ * Runs a partner's command and answers with the session exactly as that command left it: the session's
+ * events are folded up to the last one the command caused (Axon marks each with the command's id as
+ * {@code correlationId}). A rail answer that lands a moment later does not leak into the response; it
+ * shows in the next {@code session/status} and in its webhook.
+ */
+@Component
+public class SessionStates {
+
+    private static final String CORRELATION_KEY = "correlationId";
+
+    private final CommandGateway commands;
+    private final EventStore eventStore;
+
+    public SessionStates(CommandGateway commands, EventStore eventStore) {
+        this.commands = commands;
+        this.eventStore = eventStore;
+    }
+
+    public SessionView runAndRead(SessionId sessionId, Object command) {
+        CommandMessage<Object> message = GenericCommandMessage.asCommandMessage(command);
+        commands.sendAndWait(message);
+        return stateAfter(sessionId, message.getIdentifier());
+    }
+
+    private SessionView stateAfter(SessionId sessionId, String commandId) {
+        DomainEventStream stream = eventStore.readEvents(sessionId.value(), 0);
+        SessionView view = null;
+        SessionView afterCommand = null;
+        while (stream.hasNext()) {
+            DomainEventMessage<?> message = stream.next();
+            if (message.getPayload() instanceof SessionEvent event) {
+                view = SessionViewFold.apply(view, event, message.getSequenceNumber());
+                if (commandId.equals(message.getMetaData().get(CORRELATION_KEY))) {
+                    afterCommand = view;
+                }
+            }
+        }
+        if (view == null) {
+            throw new IllegalStateException("no events for " + sessionId + " after a successful command");
+        }
+        return afterCommand != null ? afterCommand : view;
+    }
+}

@@ -1,0 +1,124 @@
+package io.paysession.gateway;
+
+import io.paysession.gateway.support.Answer;
+import io.paysession.gateway.support.TestPartner;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.sql.ResultSetMetaData;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * After real card payments (one approved, one declined), no table of the database (event store,
+ * tokens, read models, outbox, vault) and no line of the service's log holds the card number or the
+ * security code in clear (decisions.md section 11).
+ */
+class CardDataNeverStoredTest extends EndToEndTestBase {
+
+    @Autowired
+    private JdbcTemplate jdbc;
+
+    @Test
+    void cardNumbersAndSecurityCodesReachNoTableAndNoLogLine() throws IOException {
+        TestPartner partner = registeredPartner("pci");
+        String approvedNumber = randomVisaNumber();
+        String approvedCode = randomSecurityCode();
+        String declinedCode = randomSecurityCode();
+        String approvedSession = pay(partner, approvedNumber, approvedCode);
+        String declinedSession = pay(partner, "4000000000000002", declinedCode);
+
+        List<String> secrets = List.of(approvedNumber, "4000000000000002");
+        List<String> codes = List.of(approvedCode, declinedCode);
+        List<String> findings = new ArrayList<>();
+        for (String table : jdbc.queryForList(
+                "select table_name from information_schema.tables where table_schema = 'public'", String.class)) {
+            jdbc.query("select * from " + table, row -> {
+                ResultSetMetaData columns = row.getMetaData();
+                for (int i = 1; i <= columns.getColumnCount(); i++) {
+                    Object value = row.getObject(i);
+                    String text = value instanceof byte[] bytes ? new String(bytes, StandardCharsets.ISO_8859_1)
+                            : String.valueOf(value);
+                    findings.addAll(leaks(table + "." + columns.getColumnName(i), text, secrets, codes));
+                }
+            });
+        }
+        String log = Files.readString(java.nio.file.Path.of(LOG_FILE), StandardCharsets.UTF_8);
+        findings.addAll(leaks("service.log", log, secrets, codes));
+
+        assertThat(log).as("the log is written and covers these payments").contains(approvedSession, declinedSession);
+        assertThat(findings).isEmpty();
+        assertThat(jdbc.queryForObject("select count(*) from card_vault where project = ? and cvc_ciphertext is not null",
+                Integer.class, partner.project()))
+                .as("security codes are erased after the authorization that used them").isZero();
+        assertThat(jdbc.queryForObject("select count(*) from card_vault where project = ?", Integer.class,
+                partner.project())).isEqualTo(2);
+    }
+
+    private String pay(TestPartner partner, String number, String securityCode) {
+        Answer init = partner.post("/api/v1/session/init/payment", cardPayment(number, securityCode));
+        assertThat(init.status()).as(init.toString()).isEqualTo(200);
+        assertThat(init.text()).doesNotContain(number);
+        String sessionId = init.session().path("id").asText();
+        WEBHOOKS.await(sessionId, "ready_to_confirm", WEBHOOK_WAIT);
+        partner.post("/api/v1/session/confirm", sessionRef(sessionId));
+        assertThat(WEBHOOKS.await(sessionId, "payment_finished", WEBHOOK_WAIT).rawBody()).doesNotContain(number);
+        return sessionId;
+    }
+
+    /** A security code in clear would show as a JSON value or a field of a printed object. */
+    private static List<String> leaks(String where, String text, List<String> numbers, List<String> codes) {
+        List<String> found = new ArrayList<>();
+        for (String number : numbers) {
+            if (text.contains(number)) {
+                found.add(where + " holds a card number");
+            }
+        }
+        for (String code : codes) {
+            for (String form : List.of("\"" + code + "\"", "=" + code, ":" + code, ": " + code)) {
+                int at = text.indexOf(form);
+                if (at >= 0 && (at + form.length() == text.length() || !Character.isDigit(text.charAt(at + form.length())))) {
+                    found.add(where + " holds a security code as " + form);
+                }
+            }
+        }
+        return found;
+    }
+
+    private static String randomVisaNumber() {
+        StringBuilder digits = new StringBuilder("4");
+        for (int i = 0; i < 14; i++) {
+            digits.append(ThreadLocalRandom.current().nextInt(10));
+        }
+        for (int check = 0; check < 10; check++) {
+            String candidate = digits.toString() + check;
+            if (luhn(candidate)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException();
+    }
+
+    private static boolean luhn(String number) {
+        int sum = 0;
+        for (int i = 0; i < number.length(); i++) {
+            int digit = number.charAt(number.length() - 1 - i) - '0';
+            if (i % 2 == 1) {
+                digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+            }
+            sum += digit;
+        }
+        return sum % 10 == 0;
+    }
+
+    private static String randomSecurityCode() {
+        return String.valueOf(ThreadLocalRandom.current().nextInt(1000, 10000));
+    }
+}

@@ -1,0 +1,110 @@
+package io.paysession.gateway;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paysession.gateway.support.Answer;
+import io.paysession.gateway.support.TestPartner;
+import io.paysession.gateway.support.TestServiceProperties;
+import io.paysession.gateway.support.WebhookReceiver;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The running service on its embedded PostgreSQL, reached over real HTTP on a random port, with a real
+ * webhook receiver. Test classes extending this share one application (Spring's context cache).
+ */
+@SpringBootTest(classes = PaymentSessionServiceApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        // logging starts before dynamic properties exist, so its settings are static
+        properties = {"logging.file.name=" + EndToEndTestBase.LOG_FILE,
+                "logging.level.io.paysession=DEBUG",
+                "logging.level.org.springframework.web=DEBUG"})
+public abstract class EndToEndTestBase {
+
+    /** Relative to the module directory, where Surefire runs; cleaned with {@code target}. */
+    protected static final String LOG_FILE = "target/e2e-logs/service.log";
+    protected static final Duration WEBHOOK_WAIT = Duration.ofSeconds(20);
+    protected static final Path DATA_DIRECTORY = TestServiceProperties.newDataDirectory("payments-e2e");
+    private static volatile String servicePublicKey;
+    protected static final WebhookReceiver WEBHOOKS = new WebhookReceiver(() -> servicePublicKey);
+    private static final AtomicInteger PARTNERS = new AtomicInteger();
+
+    @LocalServerPort
+    protected int port;
+
+    @DynamicPropertySource
+    static void serviceProperties(DynamicPropertyRegistry registry) {
+        TestServiceProperties.forDataDirectory(DATA_DIRECTORY).forEach((name, value) -> registry.add(name, () -> value));
+    }
+
+    @BeforeEach
+    void readServiceKey() {
+        if (servicePublicKey == null) {
+            Answer answer = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + "/service/public-key"))
+                    .GET().build());
+            assertThat(answer.status()).isEqualTo(200);
+            servicePublicKey = answer.text();
+        }
+    }
+
+    protected String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    /** A new partner registered through the admin API, its webhooks going to {@link #WEBHOOKS}. */
+    protected TestPartner registeredPartner(String name) {
+        TestPartner partner = new TestPartner(name + "-" + PARTNERS.incrementAndGet() + "-"
+                + UUID.randomUUID().toString().substring(0, 8)).at(baseUrl());
+        ObjectNode body = JsonNodeFactory.instance.objectNode()
+                .put("project", partner.project())
+                .put("public_key", partner.publicKeyPem())
+                .put("webhook_url", WEBHOOKS.url(partner.project()))
+                .put("capture_mode", "auto");
+        body.putObject("fees").put("percent_bp", 250).put("fixed", 30);
+        Answer answer = admin("POST", "/admin/v1/partners", body.toString(), TestServiceProperties.ADMIN_TOKEN);
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(201);
+        return partner;
+    }
+
+    protected Answer admin(String method, String path, String json, String token) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl() + path))
+                .header("Content-Type", "application/json")
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(json));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return TestPartner.exchange(request.build());
+    }
+
+    /** An {@code init/payment} body for a card, 100.00 RUB. */
+    protected static ObjectNode cardPayment(String number, String securityCode) {
+        ObjectNode body = JsonNodeFactory.instance.objectNode();
+        ObjectNode details = body.putObject("payment_details").put("type", "card");
+        details.putObject("card").put("type", "bank_card").putObject("bank_card")
+                .put("number", number)
+                .put("expiration_month", "12")
+                .put("expiration_year", "34")
+                .put("security_code", securityCode);
+        body.putObject("amount_details").put("amount", 10000).put("currency", "RUB");
+        body.putObject("customer").put("reference", "customer-42");
+        body.put("metadata", "order 42");
+        return body;
+    }
+
+    protected static ObjectNode sessionRef(String sessionId) {
+        return JsonNodeFactory.instance.objectNode().put("session_id", sessionId);
+    }
+}

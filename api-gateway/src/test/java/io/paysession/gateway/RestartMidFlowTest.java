@@ -1,0 +1,129 @@
+package io.paysession.gateway;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paysession.gateway.support.Answer;
+import io.paysession.gateway.support.TestPartner;
+import io.paysession.gateway.support.TestServiceProperties;
+import io.paysession.gateway.support.WebhookReceiver;
+import io.paysession.gateway.support.WebhookReceiver.Received;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Stops the whole application in the middle of a payment and starts it again on the same data
+ * directory: nothing accepted is lost and no webhook goes missing.
+ */
+class RestartMidFlowTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private final Path dataDirectory = TestServiceProperties.newDataDirectory("payments-restart");
+    private volatile String servicePublicKey;
+    private final WebhookReceiver webhooks = new WebhookReceiver(() -> servicePublicKey);
+    private ConfigurableApplicationContext application;
+
+    @AfterEach
+    void stop() {
+        if (application != null) {
+            application.close();
+        }
+        webhooks.close();
+    }
+
+    @Test
+    void aPaymentStoppedAfterReadyToConfirmCompletesAfterARestart() {
+        TestPartner partner = startAndRegisterPartner();
+        Answer init = partner.post("/api/v1/session/init/payment",
+                EndToEndTestBase.cardPayment("4242424242424242", "123"));
+        String sessionId = init.session().path("id").asText();
+        Received ready = webhooks.await(sessionId, "ready_to_confirm", WAIT);
+
+        restart(partner);
+
+        Answer status = partner.post("/api/v1/session/status", EndToEndTestBase.sessionRef(sessionId));
+        assertThat(status.session().path("next_action").asText()).isEqualTo("confirm");
+        Answer confirm = partner.post("/api/v1/session/confirm", EndToEndTestBase.sessionRef(sessionId));
+        assertThat(confirm.status()).as(confirm.toString()).isEqualTo(200);
+        Received finished = webhooks.await(sessionId, "payment_finished", WAIT);
+
+        assertThat(finished.signatureValid()).as("signed with the same service key after the restart").isTrue();
+        assertThat(finished.session().path("status").asText()).isEqualTo("accepted");
+        assertThat(webhooks.forSession(sessionId)).extracting(Received::type)
+                .containsExactly("ready_to_confirm", "payment_finished");
+        assertThat(ready.webhookId()).isNotEqualTo(finished.webhookId());
+    }
+
+    @Test
+    void aPaymentAcceptedJustBeforeAStopIsCarriedOnAfterTheRestart() {
+        TestPartner partner = startAndRegisterPartner();
+        Answer init = partner.post("/api/v2/session/init/payment",
+                EndToEndTestBase.cardPayment("4000000000000002", "123"));
+        assertThat(init.status()).isEqualTo(200);
+        String sessionId = init.session().path("id").asText();
+
+        restart(partner);
+
+        webhooks.await(sessionId, "ready_to_confirm", WAIT);
+        partner.post("/api/v2/session/confirm", EndToEndTestBase.sessionRef(sessionId));
+        Received finished = webhooks.await(sessionId, "payment_finished", WAIT);
+        assertThat(finished.session().path("payment_list").path(0).path("error").path("code").asText())
+                .isEqualTo("declined_by_issuer_bank");
+        assertThat(webhooks.forSession(sessionId)).allSatisfy(webhook ->
+                assertThat(webhook.signatureValid()).isTrue());
+        assertThat(webhooks.forSession(sessionId).stream().filter(w -> w.type().equals("ready_to_confirm"))
+                .map(Received::webhookId).distinct()).hasSize(1);
+    }
+
+    private TestPartner startAndRegisterPartner() {
+        start();
+        TestPartner partner = new TestPartner("restart-shop").at(baseUrl());
+        ObjectNode body = JsonNodeFactory.instance.objectNode()
+                .put("project", partner.project())
+                .put("public_key", partner.publicKeyPem())
+                .put("webhook_url", webhooks.url(partner.project()));
+        Answer registered = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + "/admin/v1/partners"))
+                .header("Authorization", "Bearer " + TestServiceProperties.ADMIN_TOKEN)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build());
+        assertThat(registered.status()).as(registered.toString()).isEqualTo(201);
+        return partner;
+    }
+
+    private void restart(TestPartner partner) {
+        application.close();
+        start();
+        partner.at(baseUrl());
+    }
+
+    private void start() {
+        // as command-line arguments: they must win over application.yml's environment placeholders
+        Map<String, Object> properties = new LinkedHashMap<>(TestServiceProperties.forDataDirectory(dataDirectory));
+        properties.put("logging.file.name", dataDirectory.resolve("service.log").toString());
+        application = new SpringApplicationBuilder(PaymentSessionServiceApplication.class)
+                .run(properties.entrySet().stream().map(entry -> "--" + entry.getKey() + "=" + entry.getValue())
+                        .toArray(String[]::new));
+        String key = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + "/service/public-key"))
+                .GET().build()).text();
+        if (servicePublicKey != null) {
+            assertThat(key).as("the service key survives a restart").isEqualTo(servicePublicKey);
+        }
+        servicePublicKey = key;
+    }
+
+    private String baseUrl() {
+        return "http://127.0.0.1:" + ((WebServerApplicationContext) application).getWebServer().getPort();
+    }
+}

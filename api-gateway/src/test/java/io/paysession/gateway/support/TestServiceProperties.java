@@ -1,0 +1,42 @@
+package io.paysession.gateway.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The settings every test instance of the service runs with: its own data directory, short time limits. */
+public final class TestServiceProperties {
+
+    public static final String ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
+
+    private TestServiceProperties() {
+    }
+
+    public static Path newDataDirectory(String prefix) {
+        try {
+            return Files.createTempDirectory(prefix);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static Map<String, Object> forDataDirectory(Path dataDirectory) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("payments.data.dir", dataDirectory.toString());
+        properties.put("payments.admin.token", ADMIN_TOKEN);
+        properties.put("payments.demo-partner.enabled", "false");
+        properties.put("payments.sandbox.card-latency-min", "30ms");
+        properties.put("payments.sandbox.card-latency-max", "120ms");
+        properties.put("payments.webhooks.poll-interval", "50ms");
+        properties.put("payments.webhooks.initial-retry-interval", "500ms");
+        properties.put("payments.webhooks.attempt-timeout", "2s");
+        properties.put("payments.webhooks.claim-lease", "10s");
+        properties.put("axon.eventhandling.processors.card-payments.token-claim-interval", "500");
+        properties.put("axon.eventhandling.processors.card-payments.token-claim-interval-time-unit", "MILLISECONDS");
+        properties.put("server.port", "0");
+        return properties;
+    }
+}
