@@ -16,6 +16,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
@@ -38,6 +41,8 @@ public final class WebhookReceiver implements AutoCloseable {
     private final HttpServer server;
     private final Supplier<String> servicePublicKeyPem;
     private final List<Received> received = new CopyOnWriteArrayList<>();
+    private final Map<String, AtomicInteger> failuresLeft = new ConcurrentHashMap<>();
+    private final List<String> refused = new CopyOnWriteArrayList<>();
 
     public WebhookReceiver(Supplier<String> servicePublicKeyPem) {
         this.servicePublicKeyPem = servicePublicKeyPem;
@@ -49,6 +54,14 @@ public final class WebhookReceiver implements AutoCloseable {
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.createContext("/", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
+            String project = exchange.getRequestURI().getPath().replaceFirst("^/hooks/", "");
+            AtomicInteger failures = failuresLeft.get(project);
+            if (failures != null && failures.getAndDecrement() > 0) {
+                refused.add(exchange.getRequestHeaders().getFirst("X-PARTNER-WEBHOOK-ID"));
+                exchange.sendResponseHeaders(503, -1);
+                exchange.close();
+                return;
+            }
             String signature = exchange.getRequestHeaders().getFirst("X-PARTNER-SIGN");
             JsonNode tree = JSON.readTree(body);
             received.add(new Received(exchange.getRequestURI().getPath(),
@@ -63,6 +76,16 @@ public final class WebhookReceiver implements AutoCloseable {
 
     public String url(String project) {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/hooks/" + project;
+    }
+
+    /** The next {@code count} webhooks to {@code project} are answered 503. */
+    public void failNext(String project, int count) {
+        failuresLeft.put(project, new AtomicInteger(count));
+    }
+
+    /** Webhook ids of the attempts answered with a failure. */
+    public List<String> refusedIds() {
+        return new ArrayList<>(refused);
     }
 
     public List<Received> all() {
