@@ -28,6 +28,7 @@ import org.springframework.web.bind.annotation.RestController;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
+import java.util.function.BiFunction;
 
 /**
  * The session methods of {@code /api/v1} and {@code /api/v2}. Each command runs to completion and the
@@ -90,18 +91,12 @@ public class SessionController {
 
     @PostMapping("/confirm")
     public ResponseEntity<ObjectNode> confirm(@PathVariable String version, HttpServletRequest request) {
-        ApiVersion api = version(version);
-        PartnerView partner = partner(request);
-        SessionId sessionId = sessionId(body(request));
-        return answer(sessionId, api, new ConfirmSessionCommand(sessionId, partner.project()));
+        return onSession(version, request, ConfirmSessionCommand::new);
     }
 
     @PostMapping("/cancel")
     public ResponseEntity<ObjectNode> cancel(@PathVariable String version, HttpServletRequest request) {
-        ApiVersion api = version(version);
-        PartnerView partner = partner(request);
-        SessionId sessionId = sessionId(body(request));
-        return answer(sessionId, api, new CancelSessionCommand(sessionId, partner.project()));
+        return onSession(version, request, CancelSessionCommand::new);
     }
 
     @PostMapping("/status")
@@ -113,6 +108,15 @@ public class SessionController {
             throw new PaymentsException(ErrorCode.AUTHORIZATION_ERROR, "The session belongs to another project");
         }
         return ApiResponses.session(view, api);
+    }
+
+    /** A command that takes nothing but the session and the project. */
+    private ResponseEntity<ObjectNode> onSession(String version, HttpServletRequest request,
+                                                 BiFunction<SessionId, String, Object> command) {
+        ApiVersion api = version(version);
+        PartnerView partner = partner(request);
+        SessionId sessionId = sessionId(body(request));
+        return answer(sessionId, api, command.apply(sessionId, partner.project()));
     }
 
     private ResponseEntity<ObjectNode> answer(SessionId sessionId, ApiVersion api, Object command) {
