@@ -1,6 +1,7 @@
 package io.paysession.command;
 
-import io.paysession.command.process.CardPaymentProcess;
+import io.paysession.command.process.PaymentProcess;
+import io.paysession.command.session.SessionTimeLimits;
 import io.paysession.command.rails.sandbox.SandboxProperties;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
@@ -13,13 +14,13 @@ import org.springframework.context.annotation.Configuration;
  * retries the event instead of logging and skipping it: a rail answer must never be dropped.
  */
 @Configuration
-@EnableConfigurationProperties(SandboxProperties.class)
+@EnableConfigurationProperties({SandboxProperties.class, SessionTimeLimits.class})
 public class CommandSideConfiguration {
 
     @Bean
     ConfigurerModule commandSideProcessing() {
         return configurer -> configurer.eventProcessing()
-                .registerListenerInvocationErrorHandler(CardPaymentProcess.PROCESSING_GROUP,
+                .registerListenerInvocationErrorHandler(PaymentProcess.PROCESSING_GROUP,
                         configuration -> PropagatingErrorHandler.instance());
     }
 }

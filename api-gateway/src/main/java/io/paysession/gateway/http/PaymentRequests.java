@@ -5,9 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.PaymentsException;
 import io.paysession.api.money.Money;
+import io.paysession.api.session.BankAppMethod;
 import io.paysession.api.session.CardMethod;
+import io.paysession.api.session.FasterPaymentMethod;
 import io.paysession.api.session.PaymentData;
-import io.paysession.command.rails.CardAcquirer;
+import io.paysession.api.session.PaymentMethod;
+import io.paysession.api.session.QrAppMethod;
+import io.paysession.api.session.WalletMethod;
 import io.paysession.command.vault.CardNumber;
 import io.paysession.command.vault.CardVault;
 import io.paysession.command.vault.VaultedCard;
@@ -26,48 +30,116 @@ import java.util.regex.Pattern;
 @Component
 public class PaymentRequests {
 
-    private static final Set<String> LATER_METHODS = Set.of("wallet", "internet_banking", "faster_payment_system",
-            "faster_payment_system_binding", "recurrent");
+    private static final Set<String> LATER_METHODS = Set.of("faster_payment_system_binding", "recurrent");
+    private static final Pattern PHONE = Pattern.compile("\\+?[0-9]{10,15}");
+    private static final Set<String> PLATFORMS = Set.of("mobile", "desktop");
     private static final Pattern TWO_OR_FOUR_DIGITS = Pattern.compile("[0-9]{2}|[0-9]{4}");
     private static final Pattern MONTH = Pattern.compile("0?[1-9]|1[0-2]");
     private static final Pattern SECURITY_CODE = Pattern.compile("[0-9]{3,4}");
 
     private final CardVault vault;
-    private final CardAcquirer acquirer;
 
-    public PaymentRequests(CardVault vault, CardAcquirer acquirer) {
+    public PaymentRequests(CardVault vault) {
         this.vault = vault;
-        this.acquirer = acquirer;
     }
 
     /** What the body gives of a payment; absent fields stay {@code null}. */
     public PaymentData read(ObjectNode body, String project) {
-        Optional<CardInput> card = Fields.object(body, "payment_details", "").map(PaymentRequests::paymentDetails);
+        Optional<MethodInput> method = Fields.object(body, "payment_details", "").map(PaymentRequests::paymentDetails);
         Money amount = Fields.amountDetails(body, "amount_details", "").orElse(null);
         JsonNode customer = Fields.object(body, "customer", "").map(PaymentRequests::customer).orElse(null);
-        JsonNode paymentOptions = Fields.object(body, "payment_options", "").map(JsonBodies::withoutNulls).orElse(null);
+        JsonNode paymentOptions = Fields.object(body, "payment_options", "").map(PaymentRequests::paymentOptions)
+                .orElse(null);
         JsonNode participant = Fields.object(body, "participant_details", "").map(JsonBodies::withoutNulls).orElse(null);
         JsonNode metadata = metadata(body);
         JsonNode items = items(body);
-        card.ifPresent(input -> acquirer.refusesAtIntake(input.number()).ifPresent(reason -> {
-            throw PaymentsException.invalidRequest(reason);
-        }));
-        CardMethod method = card.map(input -> {
-            VaultedCard vaulted = vault.store(project, input.number(), input.expiry(), input.securityCode());
-            return new CardMethod(vaulted.token(), vaulted.brand().wireName(), vaulted.bin(), vaulted.last4());
-        }).orElse(null);
-        return new PaymentData(method, amount, customer, paymentOptions, participant, metadata, items);
+        PaymentMethod paymentMethod = method.map(input -> input.card() == null ? input.method() : vault(project, input.card()))
+                .orElse(null);
+        return new PaymentData(paymentMethod, amount, customer, paymentOptions, participant, metadata, items);
     }
 
-    private static CardInput paymentDetails(ObjectNode details) {
+    private CardMethod vault(String project, CardInput input) {
+        VaultedCard vaulted = vault.store(project, input.number(), input.expiry(), input.securityCode());
+        return new CardMethod(vaulted.token(), vaulted.brand().wireName(), vaulted.bin(), vaulted.last4());
+    }
+
+    /** A method other than a card is complete as read; a card is read first and vaulted last. */
+    private record MethodInput(PaymentMethod method, CardInput card) {
+    }
+
+    private static MethodInput paymentDetails(ObjectNode details) {
         String type = Fields.requiredText(details, "type", "payment_details");
         if (LATER_METHODS.contains(type)) {
             throw PaymentsException.invalidRequest("payment_details.type " + type + " is not supported yet");
         }
-        if (!"card".equals(type)) {
-            throw PaymentsException.invalidRequest("payment_details.type must be one of card, wallet, "
+        return switch (type) {
+            case "card" -> new MethodInput(null, card(details));
+            case "wallet" -> new MethodInput(wallet(details), null);
+            case "internet_banking" -> new MethodInput(internetBanking(details), null);
+            case "faster_payment_system" -> new MethodInput(fasterPayment(details), null);
+            default -> throw PaymentsException.invalidRequest("payment_details.type must be one of card, wallet, "
                     + "internet_banking, faster_payment_system, faster_payment_system_binding, recurrent");
+        };
+    }
+
+    private static WalletMethod wallet(ObjectNode details) {
+        ObjectNode wallet = Fields.requiredObject(details, "wallet", "payment_details");
+        String walletType = Fields.requiredText(wallet, "type", "payment_details.wallet");
+        if (!"ewallet".equals(walletType)) {
+            throw PaymentsException.invalidRequest("payment_details.wallet.type must be ewallet");
         }
+        Fields.object(wallet, "ewallet", "payment_details.wallet");
+        return new WalletMethod();
+    }
+
+    private static PaymentMethod internetBanking(ObjectNode details) {
+        String path = "payment_details.internet_banking";
+        ObjectNode banking = Fields.requiredObject(details, "internet_banking", "payment_details");
+        String bankingType = Fields.requiredText(banking, "type", path);
+        if ("bank_app_pay".equals(bankingType)) {
+            return new BankAppMethod();
+        }
+        if (!"qr_app_pay".equals(bankingType)) {
+            throw PaymentsException.invalidRequest(path + ".type must be bank_app_pay or qr_app_pay");
+        }
+        ObjectNode qr = Fields.requiredObject(banking, "qr_app_pay", path);
+        String phone = Fields.requiredText(qr, "phone", path + ".qr_app_pay");
+        if (!PHONE.matcher(phone).matches()) {
+            throw PaymentsException.invalidRequest(path + ".qr_app_pay.phone must be 10 to 15 digits");
+        }
+        String channel = Fields.text(qr, "channel", path + ".qr_app_pay").orElse(null);
+        return new QrAppMethod(phone, channel);
+    }
+
+    private static FasterPaymentMethod fasterPayment(ObjectNode details) {
+        String path = "payment_details.faster_payment_system";
+        String description = Fields.object(details, "faster_payment_system", "payment_details")
+                .flatMap(fps -> Fields.text(fps, "description", path))
+                .orElse(null);
+        if (description != null && description.length() > 140) {
+            throw PaymentsException.invalidRequest(path + ".description must be at most 140 characters");
+        }
+        return new FasterPaymentMethod(description);
+    }
+
+    /** {@code return_url} an absolute URL; {@code platform_details.type} mobile or desktop; echoed as given. */
+    private static JsonNode paymentOptions(ObjectNode options) {
+        Fields.text(options, "return_url", "payment_options").ifPresent(url -> {
+            if (!url.matches("(?i)[a-z][a-z0-9+.-]*://\\S+|[a-z][a-z0-9+.-]*:\\S+")) {
+                throw PaymentsException.invalidRequest("payment_options.return_url must be an absolute URL or a deeplink");
+            }
+        });
+        Fields.object(options, "platform_details", "payment_options").ifPresent(platform ->
+                Fields.text(platform, "type", "payment_options.platform_details").ifPresent(type -> {
+                    if (!PLATFORMS.contains(type)) {
+                        throw PaymentsException.invalidRequest(
+                                "payment_options.platform_details.type must be mobile or desktop");
+                    }
+                }));
+        return JsonBodies.withoutNulls(options);
+    }
+
+    private static CardInput card(ObjectNode details) {
         ObjectNode card = Fields.requiredObject(details, "card", "payment_details");
         String cardType = Fields.requiredText(card, "type", "payment_details.card");
         if (!"bank_card".equals(cardType)) {
@@ -148,7 +220,7 @@ public class PaymentRequests {
         return JsonBodies.withoutNulls(customer);
     }
 
-    private static JsonNode metadata(ObjectNode body) {
+    static JsonNode metadata(ObjectNode body) {
         JsonNode metadata = body.get("metadata");
         if (metadata == null || metadata.isNull()) {
             return null;

@@ -5,7 +5,11 @@ import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.PaymentsException;
 import io.paysession.api.partner.PartnerView;
 import io.paysession.api.session.ApiVersion;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.paysession.api.money.Money;
 import io.paysession.api.session.CancelSessionCommand;
+import io.paysession.api.session.CaptureSessionCommand;
+import io.paysession.api.session.RefundSessionCommand;
 import io.paysession.api.session.ConfirmSessionCommand;
 import io.paysession.api.session.CreateSessionCommand;
 import io.paysession.api.session.FindSessionQuery;
@@ -97,6 +101,28 @@ public class SessionController {
     @PostMapping("/cancel")
     public ResponseEntity<ObjectNode> cancel(@PathVariable String version, HttpServletRequest request) {
         return onSession(version, request, CancelSessionCommand::new);
+    }
+
+    @PostMapping("/capture")
+    public ResponseEntity<ObjectNode> capture(@PathVariable String version, HttpServletRequest request) {
+        ApiVersion api = version(version);
+        PartnerView partner = partner(request);
+        ObjectNode body = body(request);
+        SessionId sessionId = sessionId(body);
+        Money amount = Fields.amountDetails(body, "amount_details", "").orElse(null);
+        return answer(sessionId, api, new CaptureSessionCommand(sessionId, partner.project(), amount));
+    }
+
+    @PostMapping("/refund")
+    public ResponseEntity<ObjectNode> refund(@PathVariable String version, HttpServletRequest request) {
+        ApiVersion api = version(version);
+        PartnerView partner = partner(request);
+        ObjectNode body = body(request);
+        SessionId sessionId = sessionId(body);
+        Money amount = Fields.amountDetails(body, "amount_details", "").orElse(null);
+        JsonNode metadata = PaymentRequests.metadata(body);
+        return answer(sessionId, api, new RefundSessionCommand(sessionId, ids.nextRefundId(), partner.project(), amount,
+                metadata));
     }
 
     @PostMapping("/status")

@@ -1,6 +1,7 @@
 package io.paysession.command.ids;
 
 import io.paysession.api.session.PaymentId;
+import io.paysession.api.session.RefundId;
 import io.paysession.api.session.SessionId;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -25,6 +26,10 @@ public class IdGenerator {
 
     public PaymentId nextPaymentId() {
         return PaymentId.of(next("payment_id_seq"));
+    }
+
+    public RefundId nextRefundId() {
+        return RefundId.of(next("refund_id_seq"));
     }
 
     private long next(String sequence) {

@@ -41,8 +41,14 @@ public class ProcessCommandSender implements DisposableBean {
      * retries the event.
      */
     public void send(Object command) {
+        sendAndReport(command);
+    }
+
+    /** Like {@link #send}, and says whether the command was applied (false: refused as wrong state). */
+    public boolean sendAndReport(Object command) {
         try {
             CompletableFuture.runAsync(() -> commands.sendAndWait(command), dispatcher).get();
+            return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while sending " + command.getClass().getSimpleName(), e);
@@ -51,7 +57,7 @@ public class ProcessCommandSender implements DisposableBean {
             if (cause instanceof PaymentsException refusal && refusal.code() == ErrorCode.SESSION_WRONG_STATE) {
                 log.info("{} not applied, the session has moved on: {}", command.getClass().getSimpleName(),
                         refusal.getMessage());
-                return;
+                return false;
             }
             if (cause instanceof RuntimeException runtime) {
                 throw runtime;

@@ -3,60 +3,95 @@ package io.paysession.command.session;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.error.PaymentsException;
+import io.paysession.api.money.Money;
 import io.paysession.api.partner.PartnerTerms;
 import io.paysession.api.session.AuthorizationOutcome;
 import io.paysession.api.session.CancelSessionCommand;
+import io.paysession.api.session.CaptureSessionCommand;
 import io.paysession.api.session.ConfirmSessionCommand;
 import io.paysession.api.session.CreateSessionCommand;
+import io.paysession.api.session.FasterPaymentMethod;
 import io.paysession.api.session.InitPaymentCommand;
 import io.paysession.api.session.MarkPaymentReadyToConfirmCommand;
 import io.paysession.api.session.OperationState;
+import io.paysession.api.session.PaymentActionRequiredEvent;
+import io.paysession.api.session.PaymentAuthorizedEvent;
+import io.paysession.api.session.PaymentCaptureRequestedEvent;
 import io.paysession.api.session.PaymentConfirmedEvent;
 import io.paysession.api.session.PaymentData;
 import io.paysession.api.session.PaymentFailedEvent;
+import io.paysession.api.session.PaymentHoldReleasedEvent;
 import io.paysession.api.session.PaymentId;
+import io.paysession.api.session.PaymentMethod;
+import io.paysession.api.session.PaymentOutcomeQueryRequestedEvent;
+import io.paysession.api.session.PaymentOutcomeUnknownEvent;
 import io.paysession.api.session.PaymentReadyToConfirmEvent;
 import io.paysession.api.session.PaymentStartedEvent;
 import io.paysession.api.session.PaymentSucceededEvent;
+import io.paysession.api.session.QrAppMethod;
+import io.paysession.api.session.RailOrder;
 import io.paysession.api.session.RecordPaymentAuthorizationCommand;
+import io.paysession.api.session.RecordPaymentCaptureCommand;
+import io.paysession.api.session.RecordRefundOutcomeCommand;
+import io.paysession.api.session.RefundAcceptedEvent;
+import io.paysession.api.session.RefundDeclinedEvent;
+import io.paysession.api.session.RefundId;
+import io.paysession.api.session.RefundRequestedEvent;
+import io.paysession.api.session.RefundSessionCommand;
 import io.paysession.api.session.RefusePaymentCommand;
 import io.paysession.api.session.SessionCancelledEvent;
 import io.paysession.api.session.SessionCreatedEvent;
 import io.paysession.api.session.SessionId;
 import io.paysession.api.session.SessionStatus;
 import io.paysession.api.session.StartPaymentCommand;
+import io.paysession.api.session.TransactionInfo;
 import io.paysession.api.wire.WireFormat;
-import io.paysession.command.session.SessionLifecycle.Stage;
 import io.paysession.command.session.SessionLifecycle.Trigger;
 import org.axonframework.commandhandling.CommandHandler;
+import org.axonframework.deadline.DeadlineManager;
+import org.axonframework.deadline.annotation.DeadlineHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateIdentifier;
 import org.axonframework.spring.stereotype.Aggregate;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
 
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 /**
- * A payment session: the consistency boundary of its operations. It keeps only what its decisions need,
- * does no I/O and takes time from the injected clock. Which command is allowed when is decided by
- * {@link SessionLifecycle}; the event sourcing handlers only record what happened.
+ * A payment session: the consistency boundary of its payment and the payment's refunds. It keeps only
+ * what its decisions need, does no I/O, and takes time from the injected clock. Which command is allowed
+ * when is decided by {@link SessionLifecycle}; the event sourcing handlers only record what happened.
+ * Time limits are persistent deadlines carrying the stage they guard ({@link StageDeadline}).
  */
 @Aggregate
 public class Session {
 
     static final String CANCELLED_BY_PARTNER = "The session was cancelled by the partner";
+    static final String CONFIRM_TIMEOUT = "confirm-timeout";
+    static final String PAYER_ACTION_TIMEOUT = "payer-action-timeout";
+    static final String CAPTURE_TIMEOUT = "capture-timeout";
+    static final String OUTCOME_QUERY = "outcome-query";
 
     @AggregateIdentifier
     private SessionId sessionId;
     private String project;
-    private SessionStatus status;
+    private boolean cancelled;
     private PaymentData draft;
     private PaymentId paymentId;
     private OperationState paymentState;
-    private PaymentData payment;
+    private int stage;
+    private RailOrder order;
     private PartnerTerms terms;
+    private int outcomeQueries;
+    private Money captured;
+    private Money refunded;
+    private final Map<RefundId, Money> refundsInFlight = new HashMap<>();
 
     protected Session() {
         // for Axon: rebuilt from events
@@ -89,26 +124,12 @@ public class Session {
     }
 
     @CommandHandler
-    public void handle(ConfirmSessionCommand command, Clock clock) {
-        requireProject(command.project());
-        advance(Trigger.CONFIRM);
-        apply(new PaymentConfirmedEvent(sessionId, paymentId, payment.method(), payment.amount(),
-                WireFormat.now(clock)));
-    }
-
-    @CommandHandler
-    public void handle(CancelSessionCommand command, Clock clock) {
-        requireProject(command.project());
-        advance(Trigger.CANCEL);
-        apply(new SessionCancelledEvent(sessionId,
-                ErrorDetails.of(ErrorCode.SESSION_CANCELLED_BY_PARTNER, CANCELLED_BY_PARTNER), WireFormat.now(clock)));
-    }
-
-    @CommandHandler
-    public void handle(MarkPaymentReadyToConfirmCommand command, Clock clock) {
+    public void handle(MarkPaymentReadyToConfirmCommand command, Clock clock, DeadlineManager deadlines,
+                       SessionTimeLimits limits) {
         requirePayment(command.paymentId());
         advance(Trigger.PRECHECK_PASSED);
         apply(new PaymentReadyToConfirmEvent(sessionId, paymentId, WireFormat.now(clock)));
+        schedule(deadlines, CONFIRM_TIMEOUT, limits.confirmWindow(order.method()));
     }
 
     @CommandHandler
@@ -119,16 +140,129 @@ public class Session {
     }
 
     @CommandHandler
-    public void handle(RecordPaymentAuthorizationCommand command, Clock clock) {
+    public void handle(ConfirmSessionCommand command, Clock clock) {
+        requireProject(command.project());
+        advance(Trigger.CONFIRM);
+        apply(new PaymentConfirmedEvent(sessionId, paymentId, order, WireFormat.now(clock)));
+    }
+
+    @CommandHandler
+    public void handle(CancelSessionCommand command, Clock clock) {
+        requireProject(command.project());
+        advance(Trigger.CANCEL);
+        cancel(ErrorDetails.of(ErrorCode.SESSION_CANCELLED_BY_PARTNER, CANCELLED_BY_PARTNER), clock);
+    }
+
+    @CommandHandler
+    public void handle(RecordPaymentAuthorizationCommand command, Clock clock, DeadlineManager deadlines,
+                       SessionTimeLimits limits) {
         requirePayment(command.paymentId());
-        if (command.outcome() instanceof AuthorizationOutcome.Approved approved) {
+        AuthorizationOutcome outcome = command.outcome();
+        Instant now = WireFormat.now(clock);
+        if (outcome instanceof AuthorizationOutcome.Approved approved) {
             advance(Trigger.APPROVED);
-            apply(new PaymentSucceededEvent(sessionId, paymentId, approved.transactionInfo(),
-                    terms.fees().feeFor(payment.amount()), WireFormat.now(clock)));
-        } else if (command.outcome() instanceof AuthorizationOutcome.Declined declined) {
+            succeed(approved.transactionInfo(), order.amount(), now);
+        } else if (outcome instanceof AuthorizationOutcome.Held held) {
+            advance(Trigger.HELD);
+            apply(new PaymentAuthorizedEvent(sessionId, paymentId, held.transactionInfo(), now));
+            schedule(deadlines, CAPTURE_TIMEOUT, limits.capture());
+        } else if (outcome instanceof AuthorizationOutcome.Declined declined) {
             advance(Trigger.DECLINED);
             fail(declined.reason(), clock);
+        } else if (outcome instanceof AuthorizationOutcome.PayerActionRequired action) {
+            advance(Trigger.PAYER_ACTION_REQUIRED);
+            apply(new PaymentActionRequiredEvent(sessionId, paymentId, action.interaction(), now));
+            schedule(deadlines, PAYER_ACTION_TIMEOUT, limits.payerActionWindow(order.method()));
+        } else if (outcome instanceof AuthorizationOutcome.Unknown unknown) {
+            advance(Trigger.OUTCOME_UNKNOWN);
+            apply(new PaymentOutcomeUnknownEvent(sessionId, paymentId, unknown.reason(), outcomeQueries, now));
+            schedule(deadlines, OUTCOME_QUERY, limits.outcomeQueryDelay(outcomeQueries));
         }
+    }
+
+    @CommandHandler
+    public void handle(CaptureSessionCommand command, Clock clock) {
+        requireProject(command.project());
+        advance(Trigger.CAPTURE);
+        Money amount = command.amount() == null ? order.amount() : command.amount();
+        requireSameCurrency(amount, "amount_details.currency");
+        if (amount.minorUnits() > order.amount().minorUnits()) {
+            throw new PaymentsException(ErrorCode.CAPTURE_AMOUNT_TOO_LARGE,
+                    "The capture of " + amount + " is more than the hold of " + order.amount());
+        }
+        apply(new PaymentCaptureRequestedEvent(sessionId, paymentId, order, amount, WireFormat.now(clock)));
+    }
+
+    @CommandHandler
+    public void handle(RecordPaymentCaptureCommand command, Clock clock) {
+        requirePayment(command.paymentId());
+        advance(Trigger.CAPTURE_COMPLETED);
+        succeed(command.transactionInfo(), captured, WireFormat.now(clock));
+    }
+
+    @CommandHandler
+    public void handle(RefundSessionCommand command, Clock clock) {
+        requireProject(command.project());
+        advance(Trigger.REFUND);
+        Money left = captured.minus(refunded).minus(inFlight());
+        Money amount = command.amount() == null ? left : command.amount();
+        requireSameCurrency(amount, "amount_details.currency");
+        if (amount.minorUnits() == 0 || amount.minorUnits() > left.minorUnits()) {
+            throw new PaymentsException(ErrorCode.REFUND_AMOUNT_TOO_LARGE,
+                    "The refund of " + amount + " is more than the " + left + " left to refund");
+        }
+        apply(new RefundRequestedEvent(sessionId, paymentId, command.refundId(), order, amount, command.metadata(),
+                WireFormat.now(clock)));
+    }
+
+    @CommandHandler
+    public void handle(RecordRefundOutcomeCommand command, Clock clock) {
+        if (!refundsInFlight.containsKey(command.refundId())) {
+            throw PaymentsException.wrongState("The refund " + command.refundId() + " is not in progress");
+        }
+        Instant now = WireFormat.now(clock);
+        if (command.accepted()) {
+            apply(new RefundAcceptedEvent(sessionId, paymentId, command.refundId(), now));
+        } else {
+            apply(new RefundDeclinedEvent(sessionId, paymentId, command.refundId(), command.declineReason(), now));
+        }
+    }
+
+    @DeadlineHandler(deadlineName = CONFIRM_TIMEOUT)
+    void onConfirmTimeout(StageDeadline deadline, Clock clock) {
+        if (isCurrent(deadline) && allows(Trigger.CONFIRM_TIMEOUT)) {
+            cancel(ErrorDetails.of(ErrorCode.CONFIRM_TIMEOUT, "The partner did not confirm in time"), clock);
+        }
+    }
+
+    @DeadlineHandler(deadlineName = PAYER_ACTION_TIMEOUT)
+    void onPayerActionTimeout(StageDeadline deadline, Clock clock) {
+        if (isCurrent(deadline) && allows(Trigger.PAYER_ACTION_TIMEOUT)) {
+            PaymentMethod method = order.method();
+            fail(method instanceof QrAppMethod || method instanceof FasterPaymentMethod
+                    ? ErrorDetails.of(ErrorCode.QR_EXPIRED, "The payment QR code expired")
+                    : ErrorDetails.of(ErrorCode.ACTION_TIMEOUT, "The payer did not act in time"), clock);
+        }
+    }
+
+    @DeadlineHandler(deadlineName = CAPTURE_TIMEOUT)
+    void onCaptureTimeout(StageDeadline deadline, Clock clock) {
+        if (isCurrent(deadline) && allows(Trigger.CAPTURE_TIMEOUT)) {
+            cancel(ErrorDetails.of(ErrorCode.CAPTURE_TIMEOUT, "The partner did not capture in time; the hold is released"),
+                    clock);
+        }
+    }
+
+    @DeadlineHandler(deadlineName = OUTCOME_QUERY)
+    void onOutcomeQueryDue(StageDeadline deadline, Clock clock) {
+        if (isCurrent(deadline) && allows(Trigger.OUTCOME_QUERY_DUE)) {
+            apply(new PaymentOutcomeQueryRequestedEvent(sessionId, paymentId, order, outcomeQueries + 1,
+                    WireFormat.now(clock)));
+        }
+    }
+
+    private void succeed(TransactionInfo info, Money amount, Instant now) {
+        apply(new PaymentSucceededEvent(sessionId, paymentId, info, amount, terms.fees().feeFor(amount), now));
     }
 
     private void fail(ErrorDetails reason, Clock clock) {
@@ -137,19 +271,49 @@ public class Session {
         apply(new PaymentFailedEvent(sessionId, paymentId, reason, sessionError, WireFormat.now(clock)));
     }
 
+    /** A held payment gives its hold back first: the rail is told by the process. */
+    private void cancel(ErrorDetails reason, Clock clock) {
+        Instant now = WireFormat.now(clock);
+        if (paymentState == OperationState.AWAITING_CAPTURE) {
+            apply(new PaymentHoldReleasedEvent(sessionId, paymentId, order, now));
+        }
+        apply(new SessionCancelledEvent(sessionId, reason, now));
+    }
+
+    private void schedule(DeadlineManager deadlines, String name, Duration after) {
+        deadlines.schedule(after, name, new StageDeadline(paymentId, stage));
+    }
+
+    private boolean isCurrent(StageDeadline deadline) {
+        return paymentId != null && paymentId.equals(deadline.paymentId()) && stage == deadline.stage();
+    }
+
+    private SessionStatus sessionStatus() {
+        if (paymentState == null) {
+            return cancelled ? SessionStatus.CANCELLED : SessionStatus.CREATED;
+        }
+        return switch (paymentState) {
+            case SUCCEEDED -> SessionStatus.ACCEPTED;
+            case FAILED -> SessionStatus.CANCELLED;
+            default -> SessionStatus.IN_PROGRESS;
+        };
+    }
+
+    private boolean allows(Trigger trigger) {
+        return SessionLifecycle.next(sessionStatus(), paymentState, trigger).isPresent();
+    }
+
     private void advance(Trigger trigger) {
-        Stage current = new Stage(status, paymentState);
-        if (SessionLifecycle.next(current, trigger).isEmpty()) {
+        if (!allows(trigger)) {
             throw PaymentsException.wrongState(trigger.description() + " is not allowed while the session is "
-                    + status.wireName()
+                    + sessionStatus().wireName()
                     + (paymentState == null ? "" : " and its payment is " + paymentState.wireStatus()));
         }
     }
 
     private void requireProject(String requester) {
         if (!project.equals(requester)) {
-            throw new PaymentsException(ErrorCode.AUTHORIZATION_ERROR,
-                    "The session belongs to another project");
+            throw new PaymentsException(ErrorCode.AUTHORIZATION_ERROR, "The session belongs to another project");
         }
     }
 
@@ -159,57 +323,122 @@ public class Session {
         }
     }
 
+    private void requireSameCurrency(Money amount, String field) {
+        if (!amount.sameCurrencyAs(order.amount())) {
+            throw PaymentsException.invalidRequest(field + " must be the payment's currency, "
+                    + order.amount().currencyCode());
+        }
+    }
+
     private static void requireComplete(PaymentData data) {
         data.missingRequiredField().ifPresent(field -> {
             throw PaymentsException.invalidRequest(field + " is required to start a payment");
         });
     }
 
+    private Money inFlight() {
+        return refundsInFlight.values().stream().reduce(Money::plus).orElse(new Money(0, captured.currency()));
+    }
+
+    private static String returnUrl(PaymentData data) {
+        return Optional.ofNullable(data.paymentOptions())
+                .map(options -> options.path("return_url"))
+                .filter(url -> url.isTextual())
+                .map(url -> url.textValue())
+                .orElse(null);
+    }
+
     @EventSourcingHandler
     void on(SessionCreatedEvent event) {
         sessionId = event.sessionId();
         project = event.project();
-        status = SessionStatus.CREATED;
-        draft = event.paymentDraft();
+        draft = event.paymentDraft() == null ? PaymentData.EMPTY : event.paymentDraft();
     }
 
     @EventSourcingHandler
     void on(PaymentStartedEvent event) {
-        status = SessionStatus.IN_PROGRESS;
         paymentId = event.paymentId();
-        paymentState = OperationState.IN_PROGRESS;
-        payment = event.payment();
         terms = event.terms();
+        order = new RailOrder(event.payment().method(), event.payment().amount(), terms.captureMode(),
+                returnUrl(event.payment()));
         draft = PaymentData.EMPTY;
+        enter(OperationState.IN_PROGRESS);
     }
 
     @EventSourcingHandler
     void on(PaymentReadyToConfirmEvent event) {
-        paymentState = OperationState.AWAITING_CONFIRMATION;
+        enter(OperationState.AWAITING_CONFIRMATION);
     }
 
     @EventSourcingHandler
     void on(PaymentConfirmedEvent event) {
-        paymentState = OperationState.PROCESSING;
+        enter(OperationState.PROCESSING);
+    }
+
+    @EventSourcingHandler
+    void on(PaymentActionRequiredEvent event) {
+        enter(OperationState.AWAITING_PAYER_ACTION);
+    }
+
+    @EventSourcingHandler
+    void on(PaymentOutcomeUnknownEvent event) {
+        enter(OperationState.OUTCOME_UNKNOWN);
+    }
+
+    @EventSourcingHandler
+    void on(PaymentOutcomeQueryRequestedEvent event) {
+        outcomeQueries = event.query();
+    }
+
+    @EventSourcingHandler
+    void on(PaymentAuthorizedEvent event) {
+        enter(OperationState.AWAITING_CAPTURE);
+    }
+
+    @EventSourcingHandler
+    void on(PaymentCaptureRequestedEvent event) {
+        captured = event.captureAmount();
+        enter(OperationState.CAPTURING);
     }
 
     @EventSourcingHandler
     void on(PaymentSucceededEvent event) {
-        paymentState = OperationState.SUCCEEDED;
-        status = SessionStatus.ACCEPTED;
+        captured = event.capturedAmount();
+        refunded = new Money(0, captured.currency());
+        enter(OperationState.SUCCEEDED);
     }
 
     @EventSourcingHandler
     void on(PaymentFailedEvent event) {
-        paymentState = OperationState.FAILED;
-        status = SessionStatus.CANCELLED;
+        enter(OperationState.FAILED);
     }
 
     @EventSourcingHandler
     void on(SessionCancelledEvent event) {
-        status = SessionStatus.CANCELLED;
+        cancelled = true;
         if (paymentState != null && !paymentState.isFinal()) {
-            paymentState = OperationState.FAILED;
+            enter(OperationState.FAILED);
         }
+    }
+
+    @EventSourcingHandler
+    void on(RefundRequestedEvent event) {
+        refundsInFlight.put(event.refundId(), event.amount());
+    }
+
+    @EventSourcingHandler
+    void on(RefundAcceptedEvent event) {
+        refunded = refunded.plus(refundsInFlight.remove(event.refundId()));
+    }
+
+    @EventSourcingHandler
+    void on(RefundDeclinedEvent event) {
+        refundsInFlight.remove(event.refundId());
+    }
+
+    /** Every change of the payment's state starts a new stage; deadlines of earlier stages no longer apply. */
+    private void enter(OperationState state) {
+        paymentState = state;
+        stage++;
     }
 }

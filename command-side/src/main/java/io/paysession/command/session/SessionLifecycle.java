@@ -6,33 +6,48 @@ import io.paysession.api.session.SessionStatus;
 import java.util.List;
 import java.util.Optional;
 
+import static io.paysession.api.session.OperationState.AWAITING_CAPTURE;
 import static io.paysession.api.session.OperationState.AWAITING_CONFIRMATION;
+import static io.paysession.api.session.OperationState.AWAITING_PAYER_ACTION;
+import static io.paysession.api.session.OperationState.CAPTURING;
 import static io.paysession.api.session.OperationState.FAILED;
 import static io.paysession.api.session.OperationState.IN_PROGRESS;
+import static io.paysession.api.session.OperationState.OUTCOME_UNKNOWN;
 import static io.paysession.api.session.OperationState.PROCESSING;
 import static io.paysession.api.session.OperationState.SUCCEEDED;
-import static io.paysession.api.session.SessionStatus.ACCEPTED;
-import static io.paysession.api.session.SessionStatus.CANCELLED;
 import static io.paysession.api.session.SessionStatus.CREATED;
 
 /**
- * Every legal transition of a session and its operation, in one table that reads like the spec's
- * "States and transitions". A trigger not listed for the current stage is refused with
- * {@code session_wrong_state}.
+ * Every legal transition of a session's payment, in one table that reads like the spec's "States and
+ * transitions". A trigger not listed for the current state is refused with {@code session_wrong_state}.
+ * The session's own status follows its payment (see {@code SessionViewFold}); the only rows that look at
+ * it are those of a session without a payment.
  */
 final class SessionLifecycle {
 
-    /** The operation column of a stage when the session has no operation yet. */
+    /** The payment column when the session has no payment. */
     static final OperationState NONE = null;
+    /** The session column of rows that hold whatever the session's status. */
+    private static final SessionStatus ANY = null;
 
     enum Trigger {
         START_PAYMENT("session/start/payment"),
         PRECHECK_PASSED("the rail's pre-check"),
         PRECHECK_REFUSED("the rail's pre-check"),
         CONFIRM("session/confirm"),
+        CONFIRM_TIMEOUT("the confirmation time limit"),
         CANCEL("session/cancel"),
-        APPROVED("the rail's authorization"),
-        DECLINED("the rail's authorization");
+        PAYER_ACTION_REQUIRED("the rail's request for a payer action"),
+        PAYER_ACTION_TIMEOUT("the payer's time limit"),
+        OUTCOME_UNKNOWN("the rail's time-out"),
+        OUTCOME_QUERY_DUE("the next query of the rail"),
+        APPROVED("the rail's approval"),
+        HELD("the rail's authorization"),
+        DECLINED("the rail's decline"),
+        CAPTURE("session/capture"),
+        CAPTURE_COMPLETED("the rail's capture"),
+        CAPTURE_TIMEOUT("the capture time limit"),
+        REFUND("session/refund");
 
         private final String description;
 
@@ -45,42 +60,66 @@ final class SessionLifecycle {
         }
     }
 
-    record Stage(SessionStatus session, OperationState operation) {
-    }
-
-    private record Rule(Trigger trigger, Stage from, Stage to) {
+    private record Rule(SessionStatus session, OperationState from, Trigger trigger, OperationState to) {
     }
 
     private static final List<Rule> TABLE = List.of(
-            //   trigger                     session      operation                  session      operation
-            rule(Trigger.START_PAYMENT,      CREATED,     NONE,                      SessionStatus.IN_PROGRESS, IN_PROGRESS),
-            rule(Trigger.PRECHECK_PASSED,    SessionStatus.IN_PROGRESS, IN_PROGRESS, SessionStatus.IN_PROGRESS, AWAITING_CONFIRMATION),
-            rule(Trigger.PRECHECK_REFUSED,   SessionStatus.IN_PROGRESS, IN_PROGRESS, CANCELLED,   FAILED),
-            rule(Trigger.CONFIRM,            SessionStatus.IN_PROGRESS, AWAITING_CONFIRMATION, SessionStatus.IN_PROGRESS, PROCESSING),
-            rule(Trigger.CANCEL,             CREATED,     NONE,                      CANCELLED,   NONE),
-            rule(Trigger.CANCEL,             SessionStatus.IN_PROGRESS, AWAITING_CONFIRMATION, CANCELLED, FAILED),
-            rule(Trigger.APPROVED,           SessionStatus.IN_PROGRESS, PROCESSING,  ACCEPTED,    SUCCEEDED),
-            rule(Trigger.DECLINED,           SessionStatus.IN_PROGRESS, PROCESSING,  CANCELLED,   FAILED)
+            //   session  payment before          trigger                         payment after
+            rule(CREATED, NONE,                   Trigger.START_PAYMENT,          IN_PROGRESS),
+            rule(CREATED, NONE,                   Trigger.CANCEL,                 NONE),
+            rule(ANY,     IN_PROGRESS,            Trigger.PRECHECK_PASSED,        AWAITING_CONFIRMATION),
+            rule(ANY,     IN_PROGRESS,            Trigger.PRECHECK_REFUSED,       FAILED),
+            rule(ANY,     AWAITING_CONFIRMATION,  Trigger.CONFIRM,                PROCESSING),
+            rule(ANY,     AWAITING_CONFIRMATION,  Trigger.CANCEL,                 FAILED),
+            rule(ANY,     AWAITING_CONFIRMATION,  Trigger.CONFIRM_TIMEOUT,        FAILED),
+            rule(ANY,     PROCESSING,             Trigger.PAYER_ACTION_REQUIRED,  AWAITING_PAYER_ACTION),
+            rule(ANY,     PROCESSING,             Trigger.OUTCOME_UNKNOWN,        OUTCOME_UNKNOWN),
+            rule(ANY,     PROCESSING,             Trigger.APPROVED,               SUCCEEDED),
+            rule(ANY,     PROCESSING,             Trigger.HELD,                   AWAITING_CAPTURE),
+            rule(ANY,     PROCESSING,             Trigger.DECLINED,               FAILED),
+            rule(ANY,     AWAITING_PAYER_ACTION,  Trigger.APPROVED,               SUCCEEDED),
+            rule(ANY,     AWAITING_PAYER_ACTION,  Trigger.HELD,                   AWAITING_CAPTURE),
+            rule(ANY,     AWAITING_PAYER_ACTION,  Trigger.DECLINED,               FAILED),
+            rule(ANY,     AWAITING_PAYER_ACTION,  Trigger.PAYER_ACTION_TIMEOUT,   FAILED),
+            rule(ANY,     OUTCOME_UNKNOWN,        Trigger.OUTCOME_QUERY_DUE,      OUTCOME_UNKNOWN),
+            rule(ANY,     OUTCOME_UNKNOWN,        Trigger.OUTCOME_UNKNOWN,        OUTCOME_UNKNOWN),
+            rule(ANY,     OUTCOME_UNKNOWN,        Trigger.PAYER_ACTION_REQUIRED,  AWAITING_PAYER_ACTION),
+            rule(ANY,     OUTCOME_UNKNOWN,        Trigger.APPROVED,               SUCCEEDED),
+            rule(ANY,     OUTCOME_UNKNOWN,        Trigger.HELD,                   AWAITING_CAPTURE),
+            rule(ANY,     OUTCOME_UNKNOWN,        Trigger.DECLINED,               FAILED),
+            rule(ANY,     AWAITING_CAPTURE,       Trigger.CAPTURE,                CAPTURING),
+            rule(ANY,     AWAITING_CAPTURE,       Trigger.CANCEL,                 FAILED),
+            rule(ANY,     AWAITING_CAPTURE,       Trigger.CAPTURE_TIMEOUT,        FAILED),
+            rule(ANY,     CAPTURING,              Trigger.CAPTURE_COMPLETED,      SUCCEEDED),
+            rule(ANY,     SUCCEEDED,              Trigger.REFUND,                 SUCCEEDED)
     );
 
     private SessionLifecycle() {
     }
 
-    private static Rule rule(Trigger trigger, SessionStatus fromSession, OperationState fromOperation,
-                             SessionStatus toSession, OperationState toOperation) {
-        return new Rule(trigger, new Stage(fromSession, fromOperation), new Stage(toSession, toOperation));
+    private static Rule rule(SessionStatus session, OperationState from, Trigger trigger, OperationState to) {
+        return new Rule(session, from, trigger, to);
     }
 
-    /** The stage after {@code trigger}, or empty when the trigger is not allowed in {@code from}. */
-    static Optional<Stage> next(Stage from, Trigger trigger) {
+    /**
+     * The payment's state after {@code trigger} (empty optional inside: no payment), or {@code null} when the
+     * trigger is not allowed for a session in {@code session} whose payment is in {@code payment}.
+     */
+    static Optional<Optional<OperationState>> next(SessionStatus session, OperationState payment, Trigger trigger) {
         return TABLE.stream()
-                .filter(rule -> rule.trigger == trigger && rule.from.equals(from))
-                .map(Rule::to)
+                .filter(rule -> rule.trigger == trigger && rule.from == payment
+                        && (rule.session == ANY || rule.session == session))
+                .map(rule -> Optional.ofNullable(rule.to))
                 .findFirst();
     }
 
-    /** Every stage in which {@code trigger} is allowed; used to explain a refusal. */
-    static List<Stage> stagesAllowing(Trigger trigger) {
-        return TABLE.stream().filter(rule -> rule.trigger == trigger).map(Rule::from).toList();
+    /** Every (payment state, trigger) pair the table allows, for tests that walk the table. */
+    static List<OperationState> statesAllowing(Trigger trigger) {
+        return TABLE.stream().filter(rule -> rule.trigger == trigger && rule.from != NONE).map(Rule::from).toList();
+    }
+
+    /** Whether {@code to} can follow {@code from} by some trigger; for property tests of event streams. */
+    static boolean isLegal(OperationState from, OperationState to) {
+        return TABLE.stream().anyMatch(rule -> rule.from == from && rule.to == to);
     }
 }

@@ -23,4 +23,9 @@ public record CardMethod(String vaultToken, String brand, String bin, String las
     public String wireType() {
         return "card";
     }
+
+    @Override
+    public boolean supportsHold() {
+        return true;
+    }
 }

@@ -11,6 +11,14 @@ public enum OperationState {
     AWAITING_CONFIRMATION("pending"),
     /** Confirmed; the rail is processing it. */
     PROCESSING("pending"),
+    /** {@code action_required} sent; waits for the payer (3-D Secure, wallet, bank or QR application). */
+    AWAITING_PAYER_ACTION("pending"),
+    /** The rail did not answer in time; the outcome is unknown until the rail is asked again. Not a failure. */
+    OUTCOME_UNKNOWN("in_progress"),
+    /** Held (delayed capture), {@code ready_to_capture} sent; waits for {@code session/capture} or cancel. */
+    AWAITING_CAPTURE("pending"),
+    /** Capture requested; the rail is debiting the hold. Shown as succeeded while the session is in progress. */
+    CAPTURING("succeeded"),
     SUCCEEDED("succeeded"),
     FAILED("failed");
 

@@ -1,15 +1,10 @@
 package io.paysession.api.session;
 
-import io.paysession.api.money.Money;
 import org.axonframework.serialization.Revision;
 
 import java.time.Instant;
 
-/** The partner confirmed; the payment goes to the rail. Carries what the rail needs. */
+/** The partner confirmed; the payment goes to its rail with what the rail needs. */
 @Revision("1")
-public record PaymentConfirmedEvent(SessionId sessionId,
-                                    PaymentId paymentId,
-                                    PaymentMethod method,
-                                    Money amount,
-                                    Instant occurredAt) implements SessionEvent {
+public record PaymentConfirmedEvent(SessionId sessionId, PaymentId paymentId, RailOrder order, Instant occurredAt) implements SessionEvent {
 }

@@ -9,10 +9,19 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = CardMethod.class, name = "card")
+        @JsonSubTypes.Type(value = CardMethod.class, name = "card"),
+        @JsonSubTypes.Type(value = WalletMethod.class, name = "wallet"),
+        @JsonSubTypes.Type(value = BankAppMethod.class, name = "bank_app_pay"),
+        @JsonSubTypes.Type(value = QrAppMethod.class, name = "qr_app_pay"),
+        @JsonSubTypes.Type(value = FasterPaymentMethod.class, name = "faster_payment_system")
 })
-public sealed interface PaymentMethod permits CardMethod {
+public sealed interface PaymentMethod permits CardMethod, WalletMethod, BankAppMethod, QrAppMethod, FasterPaymentMethod {
 
     /** The {@code payment_details.type} of the wire format. */
     String wireType();
+
+    /** Whether the rail can hold the money for a later {@code session/capture} (cards and bank applications). */
+    default boolean supportsHold() {
+        return false;
+    }
 }

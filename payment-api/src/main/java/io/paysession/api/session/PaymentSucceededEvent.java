@@ -5,11 +5,12 @@ import org.axonframework.serialization.Revision;
 
 import java.time.Instant;
 
-/** The rail approved the payment; the session is {@code accepted}. */
+/** The payment is paid: {@code capturedAmount} was debited; the session is {@code accepted}. */
 @Revision("1")
 public record PaymentSucceededEvent(SessionId sessionId,
                                     PaymentId paymentId,
                                     TransactionInfo transactionInfo,
+                                    Money capturedAmount,
                                     Money merchantFee,
                                     Instant occurredAt) implements SessionEvent {
 }

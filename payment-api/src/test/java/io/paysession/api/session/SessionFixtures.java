@@ -27,7 +27,7 @@ public final class SessionFixtures {
     public static final Money AMOUNT = Money.of(10_000, "EUR");
     public static final PartnerTerms TERMS = new PartnerTerms(CaptureMode.AUTO, new FeeSchedule(250, 30));
     public static final Money FEE = Money.of(280, "eur");
-    public static final TransactionInfo TRANSACTION = new TransactionInfo("123456789012", "A1B2C3");
+    public static final TransactionInfo TRANSACTION = TransactionInfo.card("123456789012", "A1B2C3");
     public static final ErrorDetails DECLINE = ErrorDetails.of(ErrorCode.DECLINED_BY_ISSUER_BANK, "Declined by the issuer bank");
     public static final ErrorDetails SESSION_DECLINE = ErrorDetails.of(ErrorCode.DECLINED_BY_ISSUER_BANK, "Payment pm_42 failed");
 
@@ -68,8 +68,8 @@ public final class SessionFixtures {
         return List.of(created(version),
                 started(PAYMENT, json("\"good\""), at(1)),
                 new PaymentReadyToConfirmEvent(SESSION, PAYMENT, at(2)),
-                new PaymentConfirmedEvent(SESSION, PAYMENT, VISA, AMOUNT, at(3)),
-                new PaymentSucceededEvent(SESSION, PAYMENT, TRANSACTION, FEE, at(4)));
+                new PaymentConfirmedEvent(SESSION, PAYMENT, new RailOrder(VISA, AMOUNT, CaptureMode.AUTO, null), at(3)),
+                new PaymentSucceededEvent(SESSION, PAYMENT, TRANSACTION, AMOUNT, FEE, at(4)));
     }
 
     /** The successful story with the issuer's decline in place of the success. */

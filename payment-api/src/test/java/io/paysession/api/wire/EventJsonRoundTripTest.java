@@ -18,6 +18,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import io.paysession.api.money.Money;
+import io.paysession.api.session.*;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -60,12 +63,45 @@ class EventJsonRoundTripTest {
                 new FindSessionQuery(SESSION),
                 new RegisterPartnerCommand(PartnerId.of(PROJECT), SETTINGS),
                 new UpdatePartnerCommand(PartnerId.of(PROJECT), SETTINGS),
-                new FindPartnerQuery(PROJECT));
+                new FindPartnerQuery(PROJECT),
+                new PaymentActionRequiredEvent(SESSION, PAYMENT, new CustomerInteraction.Redirect(
+                        "https://pay.example/i/1?a=b", "https://pay.example/i/1", "GET", Map.of("a", "b"), Map.of()), at(5)),
+                new PaymentActionRequiredEvent(SESSION, PAYMENT, new CustomerInteraction.InformQr("https://pay.example/q"), at(5)),
+                new PaymentOutcomeUnknownEvent(SESSION, PAYMENT, ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT, "late"), 2, at(5)),
+                new PaymentOutcomeQueryRequestedEvent(SESSION, PAYMENT, RAIL_ORDER, 3, at(6)),
+                new PaymentAuthorizedEvent(SESSION, PAYMENT, TRANSACTION, at(5)),
+                new PaymentCaptureRequestedEvent(SESSION, PAYMENT, RAIL_ORDER, Money.of(700, "eur"), at(6)),
+                new PaymentHoldReleasedEvent(SESSION, PAYMENT, RAIL_ORDER, at(6)),
+                new RefundRequestedEvent(SESSION, PAYMENT, RefundId.of("rf_9"), RAIL_ORDER, Money.of(300, "eur"),
+                        json("{\"reason\":\"damaged\"}"), at(7)),
+                new RefundAcceptedEvent(SESSION, PAYMENT, RefundId.of("rf_9"), at(8)),
+                new RefundDeclinedEvent(SESSION, PAYMENT, RefundId.of("rf_9"), DECLINE, at(8)),
+                new CaptureSessionCommand(SESSION, PROJECT, Money.of(700, "eur")),
+                new CaptureSessionCommand(SESSION, PROJECT, null),
+                new RefundSessionCommand(SESSION, RefundId.of("rf_9"), PROJECT, null, json("\"r\"")),
+                new RecordPaymentCaptureCommand(SESSION, PAYMENT, new TransactionInfo(null, null, "A123")),
+                new RecordRefundOutcomeCommand(SESSION, RefundId.of("rf_9"), false, DECLINE),
+                new RecordPaymentAuthorizationCommand(SESSION, PAYMENT, new AuthorizationOutcome.Held(TRANSACTION)),
+                new RecordPaymentAuthorizationCommand(SESSION, PAYMENT, new AuthorizationOutcome.Unknown(DECLINE)),
+                new RecordPaymentAuthorizationCommand(SESSION, PAYMENT, new AuthorizationOutcome.PayerActionRequired(
+                        new CustomerInteraction.InformQr("https://pay.example/q"))),
+                new PaymentStartedEvent(SESSION, PAYMENT, new PaymentData(new WalletMethod(), AMOUNT, json("{}"), null,
+                        null, null, null), TERMS, T0),
+                new PaymentStartedEvent(SESSION, PAYMENT, new PaymentData(new BankAppMethod(), AMOUNT, json("{}"), null,
+                        null, null, null), TERMS, T0),
+                new PaymentStartedEvent(SESSION, PAYMENT, new PaymentData(new QrAppMethod("79261234567", "mobile_web"),
+                        AMOUNT, json("{}"), null, null, null, null), TERMS, T0),
+                new PaymentStartedEvent(SESSION, PAYMENT, new PaymentData(new FasterPaymentMethod(null), AMOUNT,
+                        json("{}"), null, null, null, null), TERMS, T0));
     }
 
+    private static final RailOrder RAIL_ORDER = new RailOrder(VISA, AMOUNT, CaptureMode.DELAYED, "https://shop.example/back");
+
     static Stream<Object> cardEvents() {
-        return messages().stream().filter(m -> m instanceof PaymentStartedEvent || m instanceof PaymentConfirmedEvent
-                || m instanceof SessionCreatedEvent created && created.paymentDraft() != null && created.paymentDraft().method() != null);
+        return messages().stream().filter(m -> m instanceof PaymentStartedEvent started
+                && started.payment().method() instanceof CardMethod || m instanceof PaymentConfirmedEvent
+                || m instanceof SessionCreatedEvent created && created.paymentDraft() != null
+                && created.paymentDraft().method() instanceof CardMethod);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -115,8 +151,8 @@ class EventJsonRoundTripTest {
         assertThat(stored.get("occurredAt").textValue()).isEqualTo("2026-11-22T10:15:34.123456Z");
 
         JsonNode confirmed = JSON.readTree(JSON.writeValueAsString(successfulPayment(ApiVersion.V1).get(3)));
-        assertThat(confirmed.at("/method/type").textValue()).isEqualTo("card");
-        assertThat(confirmed.at("/amount/minorUnits").longValue()).isEqualTo(10_000);
+        assertThat(confirmed.at("/order/method/type").textValue()).isEqualTo("card");
+        assertThat(confirmed.at("/order/amount/minorUnits").longValue()).isEqualTo(10_000);
 
         JsonNode partner = JSON.readTree(JSON.writeValueAsString(new PartnerRegisteredEvent(PartnerId.of(PROJECT), SETTINGS, T0)));
         assertThat(partner.get("partnerId").textValue()).isEqualTo("shop-1");

@@ -2,7 +2,11 @@ package io.paysession.webhook.notification;
 
 import io.paysession.api.session.OperationState;
 import io.paysession.api.session.PaymentFailedEvent;
+import io.paysession.api.session.PaymentActionRequiredEvent;
+import io.paysession.api.session.PaymentAuthorizedEvent;
 import io.paysession.api.session.PaymentReadyToConfirmEvent;
+import io.paysession.api.session.RefundAcceptedEvent;
+import io.paysession.api.session.RefundDeclinedEvent;
 import io.paysession.api.session.PaymentSucceededEvent;
 import io.paysession.api.session.SessionCancelledEvent;
 import io.paysession.api.session.SessionEvent;
@@ -22,6 +26,10 @@ public final class NotificationRules {
 
     private static final List<Rule> RULES = List.of(
             Rule.on(PaymentReadyToConfirmEvent.class, WebhookType.READY_TO_CONFIRM),
+            Rule.on(PaymentActionRequiredEvent.class, WebhookType.ACTION_REQUIRED),
+            Rule.on(PaymentAuthorizedEvent.class, WebhookType.READY_TO_CAPTURE),
+            Rule.on(RefundAcceptedEvent.class, WebhookType.PAYMENT_REFUNDED),
+            Rule.on(RefundDeclinedEvent.class, WebhookType.PAYMENT_REFUNDED),
             Rule.on(PaymentSucceededEvent.class, WebhookType.PAYMENT_FINISHED),
             Rule.on(PaymentFailedEvent.class, WebhookType.PAYMENT_FINISHED),
             Rule.on(SessionCancelledEvent.class, WebhookType.PAYMENT_FINISHED, NotificationRules::failedAnUnfinishedPayment));

@@ -17,6 +17,7 @@ import io.paysession.api.session.PaymentId;
 import io.paysession.api.session.PaymentReadyToConfirmEvent;
 import io.paysession.api.session.PaymentStartedEvent;
 import io.paysession.api.session.PaymentSucceededEvent;
+import io.paysession.api.session.RailOrder;
 import io.paysession.api.session.SessionCancelledEvent;
 import io.paysession.api.session.SessionCreatedEvent;
 import io.paysession.api.session.SessionId;
@@ -66,13 +67,14 @@ public final class SampleSession {
     }
 
     public PaymentConfirmedEvent confirmed() {
-        return new PaymentConfirmedEvent(sessionId, paymentId,
-                new CardMethod(VAULT_TOKEN, "visa", "424242", "4242"), Money.of(10_000, "RUB"), next());
+        return new PaymentConfirmedEvent(sessionId, paymentId, new RailOrder(
+                new CardMethod(VAULT_TOKEN, "visa", "424242", "4242"), Money.of(10_000, "RUB"), CaptureMode.AUTO, null),
+                next());
     }
 
     public PaymentSucceededEvent succeeded() {
-        return new PaymentSucceededEvent(sessionId, paymentId, new TransactionInfo("412345678901", "A1B2C3"),
-                Money.of(150, "RUB"), next());
+        return new PaymentSucceededEvent(sessionId, paymentId, TransactionInfo.card("412345678901", "A1B2C3"),
+                Money.of(10_000, "RUB"), Money.of(150, "RUB"), next());
     }
 
     public PaymentFailedEvent declined() {

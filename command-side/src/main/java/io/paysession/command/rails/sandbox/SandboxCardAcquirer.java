@@ -2,74 +2,62 @@ package io.paysession.command.rails.sandbox;
 
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.ErrorDetails;
+import io.paysession.api.money.Money;
 import io.paysession.api.session.AuthorizationOutcome;
+import io.paysession.api.session.CardMethod;
+import io.paysession.api.session.PaymentMethod;
+import io.paysession.api.session.RefundId;
 import io.paysession.api.session.TransactionInfo;
-import io.paysession.command.rails.CardAcquirer;
-import io.paysession.command.rails.CardOperation;
+import io.paysession.command.rails.PaymentRail;
 import io.paysession.command.rails.PrecheckResult;
-import io.paysession.command.vault.CardNumber;
+import io.paysession.command.rails.RailOperation;
+import io.paysession.command.rails.RefundOutcome;
 import io.paysession.command.vault.CardVault;
 import io.paysession.command.vault.RevealedCard;
-import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Component;
 
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.YearMonth;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
- * A simulated card acquirer: it answers after a random latency on its own threads, reads the card from
- * the vault as a real adapter would, and decides by the test-card table. Approvals carry a 12-digit RRN
- * and a 6-character authorization code.
+ * A simulated card acquirer. It reads the card from the vault as a real adapter would and decides by the
+ * test-card table: approvals (held when the partner captures later) carry a 12-digit RRN and a
+ * 6-character authorization code; the 3-D Secure card needs the payer on the hosted challenge page; the
+ * time-out card leaves the outcome unknown until the acquirer is asked again.
  */
 @Component
-public class SandboxCardAcquirer implements CardAcquirer, DisposableBean {
+public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
 
     private static final String AUTH_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789";
 
     private final CardVault vault;
-    private final SandboxProperties properties;
+    private final SandboxInteractions interactions;
+    private final SandboxScheduler scheduler;
     private final Clock clock;
     private final SecureRandom random = new SecureRandom();
-    private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, runnable -> {
-        Thread thread = new Thread(runnable, "sandbox-card-rail");
-        thread.setDaemon(true);
-        return thread;
-    });
 
-    public SandboxCardAcquirer(CardVault vault, SandboxProperties properties, Clock clock) {
+    public SandboxCardAcquirer(CardVault vault, SandboxInteractions interactions, SandboxScheduler scheduler,
+                               Clock clock) {
         this.vault = vault;
-        this.properties = properties;
+        this.interactions = interactions;
+        this.scheduler = scheduler;
         this.clock = clock;
     }
 
     @Override
-    public Optional<String> refusesAtIntake(CardNumber number) {
-        if (SandboxTestCards.needsThreeDSecure(number)) {
-            return Optional.of("3-D Secure cards are not supported by this version of the sandbox");
-        }
-        if (SandboxTestCards.timesOut(number)) {
-            return Optional.of("the timing-out test card is not supported by this version of the sandbox");
-        }
-        return Optional.empty();
+    public boolean handles(PaymentMethod method) {
+        return method instanceof CardMethod;
     }
 
     @Override
-    public CompletionStage<PrecheckResult> precheck(CardOperation operation) {
-        return later(() -> {
-            Optional<RevealedCard> card = vault.reveal(operation.vaultToken());
+    public CompletionStage<PrecheckResult> precheck(RailOperation operation) {
+        return scheduler.later(() -> {
+            Optional<RevealedCard> card = reveal(operation);
             if (card.isEmpty()) {
-                return new PrecheckResult.Refused(ErrorDetails.of(ErrorCode.CARD_NUMBER_DOES_NOT_EXIST,
-                        "The card is not known to the acquirer"));
+                return new PrecheckResult.Refused(unknownCard());
             }
             YearMonth expiry = card.get().expiry();
             if (expiry != null && expiry.isBefore(YearMonth.now(clock))) {
@@ -81,18 +69,81 @@ public class SandboxCardAcquirer implements CardAcquirer, DisposableBean {
     }
 
     @Override
-    public CompletionStage<AuthorizationOutcome> authorize(CardOperation operation) {
-        return later(() -> {
-            Optional<RevealedCard> card = vault.reveal(operation.vaultToken());
+    public CompletionStage<AuthorizationOutcome> authorize(RailOperation operation) {
+        return scheduler.later(() -> {
+            Optional<RevealedCard> card = reveal(operation);
             if (card.isEmpty()) {
-                return new AuthorizationOutcome.Declined(ErrorDetails.of(ErrorCode.CARD_NUMBER_DOES_NOT_EXIST,
-                        "The card is not known to the acquirer"));
+                return new AuthorizationOutcome.Declined(unknownCard());
             }
-            return SandboxTestCards.declineFor(card.get().number())
-                    .<AuthorizationOutcome>map(code -> new AuthorizationOutcome.Declined(
-                            ErrorDetails.of(code, declineDescription(code))))
-                    .orElseGet(() -> new AuthorizationOutcome.Approved(new TransactionInfo(rrn(), authCode())));
+            if (SandboxTestCards.needsThreeDSecure(card.get().number())) {
+                return new AuthorizationOutcome.PayerActionRequired(
+                        interactions.open(operation, InteractionKind.THREE_D_SECURE));
+            }
+            if (SandboxTestCards.timesOut(card.get().number())) {
+                return new AuthorizationOutcome.Unknown(ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT,
+                        "The acquirer did not answer in time"));
+            }
+            return decide(operation, card.get());
         });
+    }
+
+    @Override
+    public CompletionStage<AuthorizationOutcome> queryOutcome(RailOperation operation) {
+        return scheduler.later(() -> reveal(operation)
+                .map(card -> decide(operation, card))
+                .orElseGet(() -> new AuthorizationOutcome.Declined(unknownCard())));
+    }
+
+    @Override
+    public boolean decides(InteractionKind kind) {
+        return kind == InteractionKind.THREE_D_SECURE;
+    }
+
+    @Override
+    public AuthorizationOutcome afterPayer(SandboxInteractions.Interaction interaction, boolean approved) {
+        if (!approved) {
+            return new AuthorizationOutcome.Declined(ErrorDetails.of(ErrorCode.THREE_DS_ERROR,
+                    "The payer did not pass 3-D Secure authentication"));
+        }
+        return reveal(interaction.operation())
+                .map(card -> decide(interaction.operation(), card))
+                .orElseGet(() -> new AuthorizationOutcome.Declined(unknownCard()));
+    }
+
+    @Override
+    public CompletionStage<TransactionInfo> capture(RailOperation operation, Money amount) {
+        return scheduler.later(() -> new TransactionInfo(null, null, null));
+    }
+
+    @Override
+    public CompletionStage<Void> release(RailOperation operation) {
+        return scheduler.later(() -> null);
+    }
+
+    @Override
+    public CompletionStage<RefundOutcome> refund(RailOperation operation, RefundId refundId, Money amount) {
+        return scheduler.later(() -> reveal(operation)
+                .filter(card -> !SandboxTestCards.refusesRefunds(card.number()))
+                .<RefundOutcome>map(card -> new RefundOutcome.Accepted())
+                .orElseGet(() -> new RefundOutcome.Declined(ErrorDetails.of(ErrorCode.DECLINED_BY_ISSUER_BANK,
+                        "The issuer bank refused the refund"))));
+    }
+
+    private AuthorizationOutcome decide(RailOperation operation, RevealedCard card) {
+        Optional<ErrorCode> decline = SandboxTestCards.declineFor(card.number());
+        if (decline.isPresent()) {
+            return new AuthorizationOutcome.Declined(ErrorDetails.of(decline.get(), declineDescription(decline.get())));
+        }
+        TransactionInfo info = TransactionInfo.card(digits(12), authCode());
+        return operation.order().holds() ? new AuthorizationOutcome.Held(info) : new AuthorizationOutcome.Approved(info);
+    }
+
+    private Optional<RevealedCard> reveal(RailOperation operation) {
+        return vault.reveal(((CardMethod) operation.order().method()).vaultToken());
+    }
+
+    private static ErrorDetails unknownCard() {
+        return ErrorDetails.of(ErrorCode.CARD_NUMBER_DOES_NOT_EXIST, "The card is not known to the acquirer");
     }
 
     private static String declineDescription(ErrorCode code) {
@@ -104,30 +155,12 @@ public class SandboxCardAcquirer implements CardAcquirer, DisposableBean {
         };
     }
 
-    private <T> CompletionStage<T> later(Supplier<T> answer) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        scheduler.schedule(() -> {
-            try {
-                result.complete(answer.get());
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-        }, latency().toMillis(), TimeUnit.MILLISECONDS);
-        return result;
-    }
-
-    private Duration latency() {
-        long min = properties.cardLatencyMin().toMillis();
-        long max = properties.cardLatencyMax().toMillis();
-        return Duration.ofMillis(min == max ? min : ThreadLocalRandom.current().nextLong(min, max + 1));
-    }
-
-    private String rrn() {
-        StringBuilder rrn = new StringBuilder(12);
-        for (int i = 0; i < 12; i++) {
-            rrn.append(random.nextInt(10));
+    private String digits(int count) {
+        StringBuilder digits = new StringBuilder(count);
+        for (int i = 0; i < count; i++) {
+            digits.append(random.nextInt(10));
         }
-        return rrn.toString();
+        return digits.toString();
     }
 
     private String authCode() {
@@ -136,10 +169,5 @@ public class SandboxCardAcquirer implements CardAcquirer, DisposableBean {
             code.append(AUTH_CODE_ALPHABET.charAt(random.nextInt(AUTH_CODE_ALPHABET.length())));
         }
         return code.toString();
-    }
-
-    @Override
-    public void destroy() {
-        scheduler.shutdownNow();
     }
 }

@@ -6,11 +6,15 @@ import io.paysession.command.vault.CardNumber;
 import java.util.Map;
 import java.util.Optional;
 
-/** The sandbox outcomes by card number (decisions.md section 4). Any other Luhn-valid number is approved. */
+/**
+ * The sandbox outcomes by card number (decisions.md section 4), plus one card whose payments succeed and
+ * whose refunds are declined. Any other Luhn-valid number is approved.
+ */
 final class SandboxTestCards {
 
     static final String THREE_D_SECURE = "4000000000003220";
     static final String RAIL_TIMEOUT = "4000000000000119";
+    static final String REFUND_DECLINED = "4000000000005126";
 
     private static final Map<String, ErrorCode> DECLINES = Map.of(
             "4000000000000002", ErrorCode.DECLINED_BY_ISSUER_BANK,
@@ -30,5 +34,9 @@ final class SandboxTestCards {
 
     static boolean timesOut(CardNumber number) {
         return RAIL_TIMEOUT.equals(number.digits());
+    }
+
+    static boolean refusesRefunds(CardNumber number) {
+        return REFUND_DECLINED.equals(number.digits());
     }
 }

@@ -3,11 +3,16 @@ package io.paysession.api.session.view;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.money.Money;
+import io.paysession.api.session.CustomerInteraction;
 import io.paysession.api.session.OperationState;
 import io.paysession.api.session.PaymentData;
+import io.paysession.api.session.RefundState;
 import io.paysession.api.session.TransactionInfo;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
 
 /** A payment as partners see it, in no API version's naming yet. Absent values are {@code null}. */
 public record PaymentView(String id,
@@ -15,24 +20,70 @@ public record PaymentView(String id,
                           Instant createdAt,
                           Instant finishedAt,
                           PaymentData data,
+                          CustomerInteraction customerInteraction,
+                          Money capturedAmount,
                           Money merchantFee,
                           TransactionInfo transactionInfo,
-                          ErrorDetails error) {
+                          ErrorDetails error,
+                          List<RefundView> refunds) {
+
+    public PaymentView {
+        refunds = refunds == null ? List.of() : List.copyOf(refunds);
+    }
 
     static PaymentView started(String id, PaymentData data, Instant at) {
-        return new PaymentView(id, OperationState.IN_PROGRESS, at, null, data, null, null, null);
+        return new PaymentView(id, OperationState.IN_PROGRESS, at, null, data, null, null, null, null, null, List.of());
     }
 
     PaymentView inState(OperationState newState) {
-        return new PaymentView(id, newState, createdAt, finishedAt, data, merchantFee, transactionInfo, error);
+        return new PaymentView(id, newState, createdAt, finishedAt, data, customerInteraction, capturedAmount,
+                merchantFee, transactionInfo, error, refunds);
     }
 
-    PaymentView succeeded(TransactionInfo info, Money fee, Instant at) {
-        return new PaymentView(id, OperationState.SUCCEEDED, createdAt, at, data, fee, info, null);
+    PaymentView awaitingPayer(CustomerInteraction interaction) {
+        return new PaymentView(id, OperationState.AWAITING_PAYER_ACTION, createdAt, finishedAt, data, interaction,
+                capturedAmount, merchantFee, transactionInfo, error, refunds);
+    }
+
+    PaymentView held(TransactionInfo info) {
+        return new PaymentView(id, OperationState.AWAITING_CAPTURE, createdAt, finishedAt, data, customerInteraction,
+                capturedAmount, merchantFee, merged(info), error, refunds);
+    }
+
+    PaymentView capturing(Money amount) {
+        return new PaymentView(id, OperationState.CAPTURING, createdAt, finishedAt, data, customerInteraction, amount,
+                merchantFee, transactionInfo, error, refunds);
+    }
+
+    PaymentView succeeded(TransactionInfo info, Money captured, Money fee, Instant at) {
+        return new PaymentView(id, OperationState.SUCCEEDED, createdAt, at, data, customerInteraction, captured, fee,
+                merged(info), null, refunds);
     }
 
     PaymentView failed(ErrorDetails failure, Instant at) {
-        return new PaymentView(id, OperationState.FAILED, createdAt, at, data, merchantFee, transactionInfo, failure);
+        return new PaymentView(id, OperationState.FAILED, createdAt, at, data, customerInteraction, capturedAmount,
+                merchantFee, transactionInfo, failure, refunds);
+    }
+
+    PaymentView withRefundAdded(RefundView refund) {
+        List<RefundView> all = new ArrayList<>(refunds);
+        all.add(refund);
+        return new PaymentView(id, state, createdAt, finishedAt, data, customerInteraction, capturedAmount,
+                merchantFee, transactionInfo, error, all);
+    }
+
+    PaymentView withRefund(String refundId, UnaryOperator<RefundView> change) {
+        return new PaymentView(id, state, createdAt, finishedAt, data, customerInteraction, capturedAmount,
+                merchantFee, transactionInfo, error,
+                refunds.stream().map(refund -> refund.id().equals(refundId) ? change.apply(refund) : refund).toList());
+    }
+
+    public boolean hasRefundInProgress() {
+        return refunds.stream().anyMatch(refund -> refund.state() == RefundState.IN_PROGRESS);
+    }
+
+    private TransactionInfo merged(TransactionInfo later) {
+        return transactionInfo == null ? later : transactionInfo.mergedWith(later);
     }
 
     public JsonNode customer() {

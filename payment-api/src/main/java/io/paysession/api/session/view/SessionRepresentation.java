@@ -7,7 +7,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.money.Money;
 import io.paysession.api.session.ApiVersion;
+import io.paysession.api.session.BankAppMethod;
 import io.paysession.api.session.CardMethod;
+import io.paysession.api.session.CustomerInteraction;
+import io.paysession.api.session.FasterPaymentMethod;
+import io.paysession.api.session.QrAppMethod;
+import io.paysession.api.session.WalletMethod;
 import io.paysession.api.session.PaymentData;
 import io.paysession.api.session.PaymentMethod;
 import io.paysession.api.session.TransactionInfo;
@@ -64,15 +69,64 @@ public final class SessionRepresentation {
         putIfPresent(node, "customer", data.customer());
         node.set("payment_details", renderMethod(data.method()));
         node.set("amount_details", renderMoney(data.amount()));
-        if (payment.merchantFee() != null) {
-            node.putObject("amounts").putObject("fee").set("merchant_fee", renderMoney(payment.merchantFee()));
-        }
+        putAmounts(node, payment);
         putIfPresent(node, "payment_options", data.paymentOptions());
         putIfPresent(node, "metadata", data.metadata());
         putIfPresent(node, "participant_details", data.participantDetails());
+        putInteraction(node, payment.customerInteraction());
         putTransactionInfo(node, payment.transactionInfo());
         putError(node, payment.error());
+        if (!payment.refunds().isEmpty()) {
+            ArrayNode refunds = node.putArray("refunds");
+            payment.refunds().forEach(refund -> refunds.add(renderRefund(refund)));
+        }
         return node;
+    }
+
+    /** {@code gross} is what was debited (less than the amount after a partial capture), {@code net} that less the fee. */
+    private static void putAmounts(ObjectNode node, PaymentView payment) {
+        if (payment.merchantFee() == null && payment.capturedAmount() == null) {
+            return;
+        }
+        ObjectNode amounts = node.putObject("amounts");
+        if (payment.capturedAmount() != null) {
+            amounts.set("gross", renderMoney(payment.capturedAmount()));
+            if (payment.merchantFee() != null) {
+                amounts.set("net", renderMoney(payment.capturedAmount().minus(payment.merchantFee())));
+            }
+        }
+        if (payment.merchantFee() != null) {
+            amounts.putObject("fee").set("merchant_fee", renderMoney(payment.merchantFee()));
+        }
+    }
+
+    private static ObjectNode renderRefund(RefundView refund) {
+        ObjectNode node = JSON.objectNode();
+        node.put("id", refund.id());
+        node.put("status", refund.state().wireStatus());
+        node.put("created_at", WireFormat.timestamp(refund.createdAt()));
+        putTimestamp(node, "finished_at", refund.finishedAt());
+        node.set("amount_details", renderMoney(refund.amount()));
+        putIfPresent(node, "metadata", refund.metadata());
+        putError(node, refund.error());
+        return node;
+    }
+
+    private static void putInteraction(ObjectNode node, CustomerInteraction interaction) {
+        if (interaction instanceof CustomerInteraction.Redirect redirect) {
+            ObjectNode interactionNode = node.putObject("customer_interaction").put("type", "redirect");
+            ObjectNode redirectNode = interactionNode.putObject("redirect");
+            redirectNode.put("url", redirect.url());
+            redirectNode.put("base_url", redirect.baseUrl());
+            redirectNode.put("method", redirect.method());
+            ObjectNode qs = redirectNode.putObject("qs");
+            redirect.qs().forEach(qs::put);
+            ObjectNode params = redirectNode.putObject("params");
+            redirect.params().forEach(params::put);
+        } else if (interaction instanceof CustomerInteraction.InformQr inform) {
+            node.putObject("customer_interaction").put("type", "inform")
+                    .putObject("inform").putObject("qr").put("content", inform.content());
+        }
     }
 
     private static ObjectNode renderMethod(PaymentMethod method) {
@@ -83,8 +137,25 @@ public final class SessionRepresentation {
             cardNode.put("brand", card.brand());
             cardNode.put("bin", card.bin());
             cardNode.put("last4", card.last4());
+        } else if (method instanceof WalletMethod) {
+            details.putObject("wallet").put("type", "ewallet").putObject("ewallet");
+        } else if (method instanceof BankAppMethod) {
+            details.putObject("internet_banking").put("type", "bank_app_pay");
+        } else if (method instanceof QrAppMethod qr) {
+            ObjectNode qrNode = details.putObject("internet_banking").put("type", "qr_app_pay").putObject("qr_app_pay");
+            putText(qrNode, "phone", qr.phone());
+            putText(qrNode, "channel", qr.channel());
+        } else if (method instanceof FasterPaymentMethod fps) {
+            ObjectNode fpsNode = details.putObject("faster_payment_system");
+            putText(fpsNode, "description", fps.description());
         }
         return details;
+    }
+
+    private static void putText(ObjectNode node, String field, String value) {
+        if (value != null) {
+            node.put(field, value);
+        }
     }
 
     public static ObjectNode renderMoney(Money money) {
@@ -104,6 +175,9 @@ public final class SessionRepresentation {
         }
         if (info.authCode() != null) {
             infoNode.put("auth_code", info.authCode());
+        }
+        if (info.fpMessageId() != null) {
+            infoNode.put("fp_message_id", info.fpMessageId());
         }
         if (!infoNode.isEmpty()) {
             node.set("transaction_info", infoNode);

@@ -47,6 +47,11 @@ public record SessionView(String id,
                 capturedAt, error, payments, version);
     }
 
+    SessionView withCapturedAt(Instant at) {
+        return new SessionView(id, project, apiVersion, status, createdAt, updatedAt, nextAction, confirmedAt,
+                at, error, payments, version);
+    }
+
     SessionView withConfirmedAt(Instant at) {
         return new SessionView(id, project, apiVersion, status, createdAt, updatedAt, nextAction, at,
                 capturedAt, error, payments, version);

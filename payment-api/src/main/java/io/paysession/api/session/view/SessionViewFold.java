@@ -2,11 +2,19 @@ package io.paysession.api.session.view;
 
 import io.paysession.api.session.NextAction;
 import io.paysession.api.session.OperationState;
+import io.paysession.api.session.PaymentActionRequiredEvent;
+import io.paysession.api.session.PaymentAuthorizedEvent;
+import io.paysession.api.session.PaymentCaptureRequestedEvent;
 import io.paysession.api.session.PaymentConfirmedEvent;
 import io.paysession.api.session.PaymentFailedEvent;
+import io.paysession.api.session.PaymentOutcomeUnknownEvent;
 import io.paysession.api.session.PaymentReadyToConfirmEvent;
 import io.paysession.api.session.PaymentStartedEvent;
 import io.paysession.api.session.PaymentSucceededEvent;
+import io.paysession.api.session.RefundAcceptedEvent;
+import io.paysession.api.session.RefundDeclinedEvent;
+import io.paysession.api.session.RefundRequestedEvent;
+import io.paysession.api.session.RefundState;
 import io.paysession.api.session.SessionCancelledEvent;
 import io.paysession.api.session.SessionCreatedEvent;
 import io.paysession.api.session.SessionEvent;
@@ -17,8 +25,11 @@ import java.util.Objects;
 
 /**
  * The pure fold of a session's events into its {@link SessionView}: the one definition of what a
- * partner sees, shared by the query side (session/status) and the webhook projector (webhook bodies),
- * and usable on any prefix of the stream to see a session as it was.
+ * partner sees, shared by the query side (session/status), the webhook projector (webhook bodies) and
+ * command responses, and usable on any prefix of the stream to see a session as it was.
+ * <p>
+ * The session's status follows its payment: {@code in_progress} while the payment or one of its refunds
+ * runs, {@code accepted} once paid and no refund runs, {@code cancelled} once failed.
  */
 public final class SessionViewFold {
 
@@ -40,8 +51,8 @@ public final class SessionViewFold {
 
     /**
      * The view after {@code event}, whose sequence number in the session's stream is {@code sequenceNumber}.
-     * {@code current} is {@code null} before the first event. Unknown events leave the view as it is, but
-     * still advance its version and update time.
+     * {@code current} is {@code null} before the first event. Events that change nothing a partner sees
+     * leave the view as it is, but still advance its version and update time.
      */
     public static SessionView apply(SessionView current, SessionEvent event, long sequenceNumber) {
         Objects.requireNonNull(event, "event");
@@ -74,12 +85,27 @@ public final class SessionViewFold {
                     .withConfirmedAt(confirmed.occurredAt())
                     .withPayment(confirmed.paymentId().value(), p -> p.inState(OperationState.PROCESSING));
         }
+        if (event instanceof PaymentActionRequiredEvent action) {
+            return view.withPayment(action.paymentId().value(), p -> p.awaitingPayer(action.interaction()));
+        }
+        if (event instanceof PaymentOutcomeUnknownEvent unknown) {
+            return view.withPayment(unknown.paymentId().value(), p -> p.inState(OperationState.OUTCOME_UNKNOWN));
+        }
+        if (event instanceof PaymentAuthorizedEvent authorized) {
+            return view.withNextAction(NextAction.CAPTURE)
+                    .withPayment(authorized.paymentId().value(), p -> p.held(authorized.transactionInfo()));
+        }
+        if (event instanceof PaymentCaptureRequestedEvent capture) {
+            return view.withNextAction(null)
+                    .withCapturedAt(capture.occurredAt())
+                    .withPayment(capture.paymentId().value(), p -> p.capturing(capture.captureAmount()));
+        }
         if (event instanceof PaymentSucceededEvent succeeded) {
             return view.withStatus(SessionStatus.ACCEPTED)
                     .withNextAction(null)
                     .withPayment(succeeded.paymentId().value(),
-                            p -> p.succeeded(succeeded.transactionInfo(), succeeded.merchantFee(),
-                                    succeeded.occurredAt()));
+                            p -> p.succeeded(succeeded.transactionInfo(), succeeded.capturedAmount(),
+                                    succeeded.merchantFee(), succeeded.occurredAt()));
         }
         if (event instanceof PaymentFailedEvent failed) {
             return view.withStatus(SessionStatus.CANCELLED)
@@ -93,6 +119,26 @@ public final class SessionViewFold {
                     .withError(cancelled.error())
                     .withEveryPayment(p -> p.state().isFinal() ? p : p.failed(cancelled.error(), cancelled.occurredAt()));
         }
+        if (event instanceof RefundRequestedEvent refund) {
+            return view.withStatus(SessionStatus.IN_PROGRESS)
+                    .withPayment(refund.paymentId().value(), p -> p.withRefundAdded(new RefundView(
+                            refund.refundId().value(), RefundState.IN_PROGRESS, refund.occurredAt(), null,
+                            refund.amount(), refund.metadata(), null)));
+        }
+        if (event instanceof RefundAcceptedEvent accepted) {
+            return afterRefund(view.withPayment(accepted.paymentId().value(), p -> p.withRefund(
+                    accepted.refundId().value(), r -> r.finished(RefundState.ACCEPTED, null, accepted.occurredAt()))));
+        }
+        if (event instanceof RefundDeclinedEvent declined) {
+            return afterRefund(view.withPayment(declined.paymentId().value(), p -> p.withRefund(
+                    declined.refundId().value(),
+                    r -> r.finished(RefundState.DECLINED, declined.reason(), declined.occurredAt()))));
+        }
         return view;
+    }
+
+    private static SessionView afterRefund(SessionView view) {
+        boolean refundRuns = view.payments().stream().anyMatch(PaymentView::hasRefundInProgress);
+        return refundRuns ? view : view.withStatus(SessionStatus.ACCEPTED);
     }
 }

@@ -129,7 +129,8 @@ class SessionRepresentationTest {
                 .isEqualTo(json("{\"type\":\"card\",\"card\":{\"brand\":\"visa\",\"bin\":\"424242\",\"last4\":\"4242\"}}"));
         assertThat(session.toString()).doesNotContain(VISA.vaultToken());
         assertThat(payment.get("amount_details")).hasToString("{\"amount\":10000,\"currency\":\"eur\"}");
-        assertThat(payment.get("amounts")).hasToString("{\"fee\":{\"merchant_fee\":{\"amount\":280,\"currency\":\"eur\"}}}");
+        assertThat(payment.get("amounts")).hasToString(json("{\"gross\":{\"amount\":10000,\"currency\":\"eur\"},"
+                + "\"net\":{\"amount\":9720,\"currency\":\"eur\"},\"fee\":{\"merchant_fee\":{\"amount\":280,\"currency\":\"eur\"}}}").toString());
         assertThat(payment.get("transaction_info")).isEqualTo(json("{\"rrn\":\"123456789012\",\"auth_code\":\"A1B2C3\"}"));
         assertThat(payment.get("customer"))
                 .isEqualTo(json("{\"reference\":\"lucky\",\"contacts\":[{\"email\":\"lucky@example.com\"}]}"));

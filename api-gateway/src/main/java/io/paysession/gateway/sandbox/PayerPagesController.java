@@ -1,0 +1,134 @@
+package io.paysession.gateway.sandbox;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paysession.api.error.ErrorCode;
+import io.paysession.api.money.Money;
+import io.paysession.command.rails.sandbox.InteractionKind;
+import io.paysession.command.rails.sandbox.SandboxInteractions;
+import io.paysession.command.rails.sandbox.SandboxPayerActions;
+import io.paysession.gateway.http.ApiResponses;
+import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.util.HtmlUtils;
+
+import java.math.BigDecimal;
+import java.net.URI;
+import java.util.Optional;
+
+/**
+ * The hosted payer pages of the sandbox rails (decisions.md section 5): a page with Approve and Decline
+ * for every payer action (3-D Secure challenge, wallet, bank application, QR application, instant
+ * payment). The page's buttons post a form and come back to the page; scripts post to the same
+ * addresses and get JSON.
+ */
+@RestController
+public class PayerPagesController {
+
+    private final SandboxPayerActions actions;
+
+    public PayerPagesController(SandboxPayerActions actions) {
+        this.actions = actions;
+    }
+
+    @GetMapping(value = "/sandbox/interactions/{id}", produces = MediaType.TEXT_HTML_VALUE)
+    public ResponseEntity<String> page(@PathVariable String id) {
+        Optional<SandboxInteractions.Interaction> interaction = actions.find(id);
+        if (interaction.isEmpty()) {
+            return ResponseEntity.status(404).contentType(MediaType.TEXT_HTML)
+                    .body(html("Not found", "<p>There is no such payment page.</p>"));
+        }
+        return ResponseEntity.ok().contentType(MediaType.TEXT_HTML).body(render(interaction.get()));
+    }
+
+    @PostMapping("/sandbox/interactions/{id}/approve")
+    public ResponseEntity<?> approve(@PathVariable String id, HttpServletRequest request) {
+        return resolve(id, true, request);
+    }
+
+    @PostMapping("/sandbox/interactions/{id}/decline")
+    public ResponseEntity<?> decline(@PathVariable String id, HttpServletRequest request) {
+        return resolve(id, false, request);
+    }
+
+    private ResponseEntity<?> resolve(String id, boolean approved, HttpServletRequest request) {
+        SandboxPayerActions.Result result = actions.resolve(id, approved);
+        if (isFormPost(request)) {
+            return ResponseEntity.status(303).location(URI.create("/sandbox/interactions/" + id)).build();
+        }
+        return switch (result) {
+            case UNKNOWN -> ApiResponses.error(404, ErrorCode.INVALID_REQUEST, "There is no such payer action");
+            case NOT_OPEN -> ApiResponses.error(400, ErrorCode.SESSION_WRONG_STATE,
+                    "The payer action is no longer open");
+            case APPROVED, DECLINED -> {
+                ObjectNode body = ApiResponses.ok().put("result", result.name().toLowerCase());
+                yield ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(body);
+            }
+        };
+    }
+
+    private static boolean isFormPost(HttpServletRequest request) {
+        String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
+        return type != null && type.startsWith(MediaType.APPLICATION_FORM_URLENCODED_VALUE);
+    }
+
+    private static String render(SandboxInteractions.Interaction interaction) {
+        String amount = amount(interaction.operation().order().amount());
+        String title = switch (interaction.kind()) {
+            case THREE_D_SECURE -> "3-D Secure verification";
+            case WALLET -> "E-wallet payment";
+            case BANK_APP -> "Bank application payment";
+            case QR_APP -> "QR application payment";
+            case FASTER_PAYMENT -> "Instant payment";
+        };
+        String body = "<p class=\"amount\">" + HtmlUtils.htmlEscape(amount) + "</p>"
+                + "<p>Payment " + HtmlUtils.htmlEscape(interaction.operation().paymentId().value()) + "</p>";
+        body += switch (interaction.state()) {
+            case OPEN -> question(interaction);
+            case RESOLVING -> "<p id=\"result\">Your answer is being processed.</p>";
+            case APPROVED -> "<p id=\"result\">Approved. You can go back to the shop.</p>" + returnLink(interaction);
+            case DECLINED -> "<p id=\"result\">Declined.</p>" + returnLink(interaction);
+            case CLOSED -> "<p id=\"result\">This payment can no longer be approved.</p>" + returnLink(interaction);
+        };
+        return html(title, body);
+    }
+
+    private static String question(SandboxInteractions.Interaction interaction) {
+        String prompt = interaction.kind() == InteractionKind.THREE_D_SECURE
+                ? "Confirm that you are making this card payment."
+                : "Approve this payment in your application.";
+        String base = "/sandbox/interactions/" + interaction.id();
+        return "<p>" + prompt + "</p>"
+                + "<form method=\"post\" action=\"" + base + "/approve\"><button id=\"approve\" type=\"submit\">Approve</button></form>"
+                + "<form method=\"post\" action=\"" + base + "/decline\"><button id=\"decline\" type=\"submit\">Decline</button></form>";
+    }
+
+    private static String returnLink(SandboxInteractions.Interaction interaction) {
+        String url = interaction.operation().order().returnUrl();
+        if (url == null || !(url.startsWith("https://") || url.startsWith("http://"))) {
+            return "";
+        }
+        return "<p><a id=\"return\" href=\"" + HtmlUtils.htmlEscape(url) + "\">Back to the shop</a></p>";
+    }
+
+    private static String amount(Money money) {
+        int digits = Math.max(money.currency().getDefaultFractionDigits(), 0);
+        return BigDecimal.valueOf(money.minorUnits()).movePointLeft(digits).toPlainString() + " "
+                + money.currency().getCurrencyCode();
+    }
+
+    private static String html(String title, String body) {
+        return "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+                + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                + "<title>" + HtmlUtils.htmlEscape(title) + "</title>"
+                + "<style>body{font-family:sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}"
+                + "button{font-size:1rem;padding:.6rem 1.4rem;margin:.3rem 0}.amount{font-size:1.6rem}</style>"
+                + "</head><body><h1>" + HtmlUtils.htmlEscape(title) + "</h1>" + body
+                + "<p><small>Sandbox page of the Payment Session Service</small></p></body></html>";
+    }
+}

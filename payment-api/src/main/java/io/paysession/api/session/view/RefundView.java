@@ -1,0 +1,22 @@
+package io.paysession.api.session.view;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.paysession.api.error.ErrorDetails;
+import io.paysession.api.money.Money;
+import io.paysession.api.session.RefundState;
+
+import java.time.Instant;
+
+/** A refund of a payment as partners see it. */
+public record RefundView(String id,
+                         RefundState state,
+                         Instant createdAt,
+                         Instant finishedAt,
+                         Money amount,
+                         JsonNode metadata,
+                         ErrorDetails error) {
+
+    RefundView finished(RefundState newState, ErrorDetails reason, Instant at) {
+        return new RefundView(id, newState, createdAt, at, amount, metadata, reason);
+    }
+}
