@@ -65,13 +65,17 @@ public abstract class EndToEndTestBase {
 
     /** A new partner registered through the admin API, its webhooks going to {@link #WEBHOOKS}. */
     protected TestPartner registeredPartner(String name) {
+        return registeredPartner(name, "auto");
+    }
+
+    protected TestPartner registeredPartner(String name, String captureMode) {
         TestPartner partner = new TestPartner(name + "-" + PARTNERS.incrementAndGet() + "-"
                 + UUID.randomUUID().toString().substring(0, 8)).at(baseUrl());
         ObjectNode body = JsonNodeFactory.instance.objectNode()
                 .put("project", partner.project())
                 .put("public_key", partner.publicKeyPem())
                 .put("webhook_url", WEBHOOKS.url(partner.project()))
-                .put("capture_mode", "auto");
+                .put("capture_mode", captureMode);
         body.putObject("fees").put("percent_bp", 250).put("fixed", 30);
         Answer answer = admin("POST", "/admin/v1/partners", body.toString(), TestServiceProperties.ADMIN_TOKEN);
         assertThat(answer.status()).as(answer.toString()).isEqualTo(201);
@@ -102,6 +106,13 @@ public abstract class EndToEndTestBase {
         body.putObject("customer").put("reference", "customer-42");
         body.put("metadata", "order 42");
         return body;
+    }
+
+    /** The payer's answer on a hosted payer page, as a script gives it. */
+    protected Answer payerAnswers(String interactionUrl, boolean approve) {
+        String path = URI.create(interactionUrl).getPath() + (approve ? "/approve" : "/decline");
+        return TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + path))
+                .POST(HttpRequest.BodyPublishers.noBody()).build());
     }
 
     protected static ObjectNode sessionRef(String sessionId) {

@@ -17,6 +17,8 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import org.springframework.jdbc.core.JdbcTemplate;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -34,6 +36,7 @@ class RestartMidFlowTest {
     private volatile String servicePublicKey;
     private final WebhookReceiver webhooks = new WebhookReceiver(() -> servicePublicKey);
     private ConfigurableApplicationContext application;
+    private final Map<String, Object> extraProperties = new LinkedHashMap<>();
 
     @AfterEach
     void stop() {
@@ -87,6 +90,36 @@ class RestartMidFlowTest {
                 .map(Received::webhookId).distinct()).hasSize(1);
     }
 
+    @Test
+    void aDeadlineSetBeforeARestartFiresAfterItOnce() throws Exception {
+        extraProperties.put("payments.limits.confirm", "3s");
+        TestPartner partner = startAndRegisterPartner();
+        Answer init = partner.post("/api/v1/session/init/payment",
+                EndToEndTestBase.cardPayment("4242424242424242", "123"));
+        String sessionId = init.session().path("id").asText();
+        webhooks.await(sessionId, "ready_to_confirm", WAIT);
+        application.close();
+        application = null;
+        Thread.sleep(3_500); // the confirmation deadline falls due while the service is down
+
+        start();
+        partner.at(baseUrl());
+
+        Received finished = webhooks.await(sessionId, "payment_finished", WAIT);
+        assertThat(finished.session().path("error").path("code").asText()).isEqualTo("confirm_timeout");
+        JdbcTemplate jdbc = application.getBean(JdbcTemplate.class);
+        Instant waitUntil = Instant.now().plusSeconds(2);
+        while (Instant.now().isBefore(waitUntil)) {
+            Thread.sleep(100); // give a second firing, if there were one, the chance to happen
+        }
+        assertThat(jdbc.queryForObject("select count(*) from domain_event_entry where aggregate_identifier = ?"
+                + " and payload_type like '%SessionCancelledEvent'", Integer.class, sessionId)).isEqualTo(1);
+        assertThat(webhooks.forSession(sessionId)).extracting(Received::type)
+                .containsExactly("ready_to_confirm", "payment_finished");
+        assertThat(jdbc.queryForObject("select count(*) from scheduled_tasks where task_name = 'AxonDeadline'",
+                Integer.class)).as("the deadline ran and is gone").isZero();
+    }
+
     private TestPartner startAndRegisterPartner() {
         start();
         TestPartner partner = new TestPartner("restart-shop").at(baseUrl());
@@ -111,6 +144,7 @@ class RestartMidFlowTest {
     private void start() {
         // as command-line arguments: they must win over application.yml's environment placeholders
         Map<String, Object> properties = new LinkedHashMap<>(TestServiceProperties.forDataDirectory(dataDirectory));
+        properties.putAll(extraProperties);
         properties.put("logging.file.name", dataDirectory.resolve("service.log").toString());
         application = new SpringApplicationBuilder(PaymentSessionServiceApplication.class)
                 .run(properties.entrySet().stream().map(entry -> "--" + entry.getKey() + "=" + entry.getValue())

@@ -4,6 +4,7 @@ import io.paysession.webhook.delivery.WebhookProperties;
 import io.paysession.webhook.notification.WebhookNotificationProjection;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
+import org.axonframework.eventhandling.TrackingEventProcessorConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -13,14 +14,19 @@ import org.springframework.context.annotation.Configuration;
 public class WebhookConfiguration {
 
     /**
-     * A pooled streaming processor; its default sequencing policy keeps each session's events in order.
-     * Errors propagate so that a failed event is retried rather than skipped: a skipped event would be
-     * a webhook never sent.
+     * A tracking processor with two segments; its default sequencing policy keeps each session's events in
+     * order. Tracking rather than pooled: a pooled processor polls the embedded event store every 500 ms
+     * when idle, a tracking one wakes on each local commit, so a webhook leaves right after its event.
+     * Errors propagate so that a failed event is retried rather than skipped: a skipped event would be a
+     * webhook never sent.
      */
     @Bean
     public ConfigurerModule webhookNotificationsProcessor() {
         return configurer -> configurer.eventProcessing()
-                .registerPooledStreamingEventProcessor(WebhookNotificationProjection.PROCESSING_GROUP)
+                .registerTrackingEventProcessor(WebhookNotificationProjection.PROCESSING_GROUP,
+                        org.axonframework.config.Configuration::eventStore,
+                        configuration -> TrackingEventProcessorConfiguration.forParallelProcessing(2)
+                                .andInitialSegmentsCount(2))
                 .registerListenerInvocationErrorHandler(WebhookNotificationProjection.PROCESSING_GROUP,
                         configuration -> PropagatingErrorHandler.instance());
     }

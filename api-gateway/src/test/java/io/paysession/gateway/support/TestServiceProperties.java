@@ -37,6 +37,14 @@ public final class TestServiceProperties {
         properties.put("axon.eventhandling.processors.payment-process.token-claim-interval", "500");
         properties.put("axon.eventhandling.processors.payment-process.token-claim-interval-time-unit", "MILLISECONDS");
         properties.put("server.port", "0");
+        // time limits short enough to watch them expire, long enough for a script to act first
+        properties.put("payments.limits.confirm", "60s");
+        properties.put("payments.limits.qr-app-confirm", "3s");
+        properties.put("payments.limits.payer-action", "20s");
+        properties.put("payments.limits.wallet-and-bank-app-payer-action", "5s");
+        properties.put("payments.limits.capture", "4s");
+        properties.put("payments.limits.first-outcome-query", "1s");
+        properties.put("db-scheduler.polling-interval", "200ms");
         return properties;
     }
 }
