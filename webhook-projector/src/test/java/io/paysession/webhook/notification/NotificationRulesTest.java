@@ -142,6 +142,12 @@ class NotificationRulesTest {
         return WebhookBody.render(type, last.after());
     }
 
+    private static SessionEvent[] concat(List<SessionEvent> events, SessionEvent last) {
+        List<SessionEvent> all = new ArrayList<>(events);
+        all.add(last);
+        return all.toArray(SessionEvent[]::new);
+    }
+
     private Optional<WebhookType> typeOfLast(SessionEvent... events) {
         Transition last = transitions(List.of(events)).get(events.length - 1);
         return NotificationRules.typeFor(last.event(), last.before(), last.after());
@@ -159,5 +165,46 @@ class NotificationRulesTest {
             view = after;
         }
         return steps;
+    }
+
+    @Test
+    void actionRequiredShowsThePayerInteractionAndTheConfirmation() throws Exception {
+        JsonNode body = webhookOfLast(session.created(ApiVersion.V1), session.paymentStarted(),
+                session.readyToConfirm(), session.confirmed(), session.actionRequired());
+
+        assertThat(body.path("type").asText()).isEqualTo("action_required");
+        assertThat(body.path("session").path("actions").has("confirm")).isTrue();
+        JsonNode payment = body.path("session").path("acquiring_payments").path(0);
+        assertThat(payment.path("status").asText()).isEqualTo("pending");
+        assertThat(payment.path("customer_interaction").path("redirect").path("url").asText())
+                .isEqualTo("https://pay.example/sandbox/interactions/f00d");
+    }
+
+    @Test
+    void readyToCaptureShowsTheHoldWaitingForCapture() throws Exception {
+        JsonNode body = webhookOfLast(session.created(ApiVersion.V2), session.paymentStarted(),
+                session.readyToConfirm(), session.confirmed(), session.held());
+
+        assertThat(body.path("type").asText()).isEqualTo("ready_to_capture");
+        assertThat(body.path("session").path("next_action").asText()).isEqualTo("capture");
+        assertThat(body.path("session").path("payment_list").path(0).path("status").asText()).isEqualTo("pending");
+    }
+
+    @Test
+    void paymentRefundedFollowsTheEndOfEachRefundButNotItsRequest() throws Exception {
+        List<SessionEvent> before = new ArrayList<>(List.of(session.created(ApiVersion.V1), session.paymentStarted(),
+                session.readyToConfirm(), session.confirmed(), session.succeeded()));
+        before.add(session.refundRequested("rf_1", 4000));
+        assertThat(typeOfLast(before.toArray(SessionEvent[]::new))).isEmpty();
+
+        JsonNode accepted = webhookOfLast(concat(before, session.refundAccepted("rf_1")));
+        assertThat(accepted.path("type").asText()).isEqualTo("payment_refunded");
+        assertThat(accepted.path("session").path("status").asText()).isEqualTo("accepted");
+        JsonNode refund = accepted.path("session").path("acquiring_payments").path(0).path("refunds").path(0);
+        assertThat(refund.path("status").asText()).isEqualTo("accepted");
+        assertThat(refund.has("finished_at")).isTrue();
+
+        assertThat(webhookOfLast(concat(before, session.refundDeclined("rf_1"))).path("session")
+                .path("acquiring_payments").path(0).path("refunds").path(0).path("status").asText()).isEqualTo("declined");
     }
 }

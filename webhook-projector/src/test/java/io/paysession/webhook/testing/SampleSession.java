@@ -16,7 +16,14 @@ import io.paysession.api.session.PaymentFailedEvent;
 import io.paysession.api.session.PaymentId;
 import io.paysession.api.session.PaymentReadyToConfirmEvent;
 import io.paysession.api.session.PaymentStartedEvent;
+import io.paysession.api.session.CustomerInteraction;
+import io.paysession.api.session.PaymentActionRequiredEvent;
+import io.paysession.api.session.PaymentAuthorizedEvent;
 import io.paysession.api.session.PaymentSucceededEvent;
+import io.paysession.api.session.RefundAcceptedEvent;
+import io.paysession.api.session.RefundDeclinedEvent;
+import io.paysession.api.session.RefundId;
+import io.paysession.api.session.RefundRequestedEvent;
 import io.paysession.api.session.RailOrder;
 import io.paysession.api.session.SessionCancelledEvent;
 import io.paysession.api.session.SessionCreatedEvent;
@@ -75,6 +82,31 @@ public final class SampleSession {
     public PaymentSucceededEvent succeeded() {
         return new PaymentSucceededEvent(sessionId, paymentId, TransactionInfo.card("412345678901", "A1B2C3"),
                 Money.of(10_000, "RUB"), Money.of(150, "RUB"), next());
+    }
+
+    public PaymentActionRequiredEvent actionRequired() {
+        return new PaymentActionRequiredEvent(sessionId, paymentId, new CustomerInteraction.Redirect(
+                "https://pay.example/sandbox/interactions/f00d", "https://pay.example/sandbox/interactions/f00d", "GET",
+                java.util.Map.of(), java.util.Map.of()), next());
+    }
+
+    public PaymentAuthorizedEvent held() {
+        return new PaymentAuthorizedEvent(sessionId, paymentId, TransactionInfo.card("412345678901", "A1B2C3"), next());
+    }
+
+    public RefundRequestedEvent refundRequested(String refundId, long amount) {
+        return new RefundRequestedEvent(sessionId, paymentId, RefundId.of(refundId), new RailOrder(
+                new CardMethod(VAULT_TOKEN, "visa", "424242", "4242"), Money.of(10_000, "RUB"), CaptureMode.AUTO, null),
+                Money.of(amount, "RUB"), null, next());
+    }
+
+    public RefundAcceptedEvent refundAccepted(String refundId) {
+        return new RefundAcceptedEvent(sessionId, paymentId, RefundId.of(refundId), next());
+    }
+
+    public RefundDeclinedEvent refundDeclined(String refundId) {
+        return new RefundDeclinedEvent(sessionId, paymentId, RefundId.of(refundId),
+                ErrorDetails.of(ErrorCode.DECLINED_BY_ISSUER_BANK, "refused"), next());
     }
 
     public PaymentFailedEvent declined() {
