@@ -64,7 +64,7 @@ public class SessionController {
         PartnerView partner = partner(request);
         PaymentData draft = payments.read(body(request), partner.project());
         SessionId sessionId = ids.nextSessionId();
-        return answer(sessionId, api, new CreateSessionCommand(sessionId, partner.project(), api, draft));
+        return answer(sessionId, api, new CreateSessionCommand(sessionId, partner.project(), api, draft, null));
     }
 
     @PostMapping("/init/payment")

@@ -26,14 +26,9 @@ import org.axonframework.eventhandling.DisallowReplay;
 import org.axonframework.eventhandling.EventHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
-import java.time.Duration;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Drives payments through their rails: a started payment is pre-checked, a confirmed one authorized, an
@@ -54,14 +49,13 @@ public class PaymentProcess {
     private final PaymentRails rails;
     private final CardVault vault;
     private final ProcessCommandSender commands;
-    private final Duration railTimeout;
+    private final RailAnswers answers;
 
-    public PaymentProcess(PaymentRails rails, CardVault vault, ProcessCommandSender commands,
-                          @Value("${payments.rails.answer-timeout:60s}") Duration railTimeout) {
+    public PaymentProcess(PaymentRails rails, CardVault vault, ProcessCommandSender commands, RailAnswers answers) {
         this.rails = rails;
         this.vault = vault;
         this.commands = commands;
-        this.railTimeout = railTimeout;
+        this.answers = answers;
     }
 
     @EventHandler
@@ -123,15 +117,6 @@ public class PaymentProcess {
     }
 
     private <T> T await(CompletionStage<T> answer) {
-        try {
-            return answer.toCompletableFuture().get(railTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for a rail", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("the rail failed", e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the rail did not answer within " + railTimeout, e);
-        }
+        return answers.await(answer);
     }
 }

@@ -28,6 +28,21 @@ import io.paysession.api.session.PaymentOutcomeUnknownEvent;
 import io.paysession.api.session.PaymentReadyToConfirmEvent;
 import io.paysession.api.session.PaymentStartedEvent;
 import io.paysession.api.session.PaymentSucceededEvent;
+import io.paysession.api.session.InitPayoutCommand;
+import io.paysession.api.session.MarkPayoutReadyToConfirmCommand;
+import io.paysession.api.session.PayoutConfirmedEvent;
+import io.paysession.api.session.PayoutData;
+import io.paysession.api.session.PayoutFailedEvent;
+import io.paysession.api.session.PayoutId;
+import io.paysession.api.session.PayoutMethod;
+import io.paysession.api.session.PayoutOutcomeQueryRequestedEvent;
+import io.paysession.api.session.PayoutOutcomeUnknownEvent;
+import io.paysession.api.session.PayoutReadyToConfirmEvent;
+import io.paysession.api.session.PayoutStartedEvent;
+import io.paysession.api.session.PayoutSucceededEvent;
+import io.paysession.api.session.RecordPayoutOutcomeCommand;
+import io.paysession.api.session.RefusePayoutCommand;
+import io.paysession.api.session.StartPayoutCommand;
 import io.paysession.api.session.QrAppMethod;
 import io.paysession.api.session.RailOrder;
 import io.paysession.api.session.RecordPaymentAuthorizationCommand;
@@ -64,7 +79,7 @@ import java.util.Optional;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 /**
- * A payment session: the consistency boundary of its payment and the payment's refunds. It keeps only
+ * A payment session: the consistency boundary of its operation, a payment (with its refunds) or a payout. It keeps only
  * what its decisions need, does no I/O, and takes time from the injected clock. Which command is allowed
  * when is decided by {@link SessionLifecycle}; the event sourcing handlers only record what happened.
  * Time limits are persistent deadlines carrying the stage they guard ({@link StageDeadline}).
@@ -83,8 +98,11 @@ public class Session {
     private String project;
     private boolean cancelled;
     private PaymentData draft;
+    private PayoutData payoutDraft;
     private PaymentId paymentId;
-    private OperationState paymentState;
+    private PayoutId payoutId;
+    private PayoutData payout;
+    private OperationState operationState;
     private int stage;
     private RailOrder order;
     private PartnerTerms terms;
@@ -100,8 +118,9 @@ public class Session {
     @CommandHandler
     public Session(CreateSessionCommand command, Clock clock) {
         PaymentData draft = command.paymentDraft() == null ? PaymentData.EMPTY : command.paymentDraft();
+        PayoutData payoutDraft = command.payoutDraft() == null ? PayoutData.EMPTY : command.payoutDraft();
         apply(new SessionCreatedEvent(command.sessionId(), command.project(), command.apiVersion(), draft,
-                WireFormat.now(clock)));
+                payoutDraft, WireFormat.now(clock)));
     }
 
     @CommandHandler
@@ -109,7 +128,7 @@ public class Session {
         requireComplete(command.payment());
         Instant now = WireFormat.now(clock);
         apply(new SessionCreatedEvent(command.sessionId(), command.project(), command.apiVersion(),
-                PaymentData.EMPTY, now));
+                PaymentData.EMPTY, PayoutData.EMPTY, now));
         apply(new PaymentStartedEvent(command.sessionId(), command.paymentId(), command.payment(), command.terms(),
                 now));
     }
@@ -121,6 +140,78 @@ public class Session {
         PaymentData merged = draft.overriddenBy(command.payment());
         requireComplete(merged);
         apply(new PaymentStartedEvent(sessionId, command.paymentId(), merged, command.terms(), WireFormat.now(clock)));
+    }
+
+    @CommandHandler
+    public Session(InitPayoutCommand command, Clock clock) {
+        requireComplete(command.payout());
+        Instant now = WireFormat.now(clock);
+        apply(new SessionCreatedEvent(command.sessionId(), command.project(), command.apiVersion(),
+                PaymentData.EMPTY, PayoutData.EMPTY, now));
+        startPayout(command.sessionId(), command.payoutId(), command.payout(), now);
+    }
+
+    @CommandHandler
+    public void handle(StartPayoutCommand command, Clock clock) {
+        requireProject(command.project());
+        advance(Trigger.START_PAYOUT);
+        PayoutData merged = payoutDraft.overriddenBy(command.payout());
+        requireComplete(merged);
+        startPayout(sessionId, command.payoutId(), merged, WireFormat.now(clock));
+    }
+
+    /**
+     * A recipient verification is free and confirmed automatically: no {@code ready_to_confirm}. Called from
+     * a constructor too, where Axon applies events only after the constructor returns: so nothing here
+     * reads the aggregate's fields, and the legality of the automatic confirmation is checked against the
+     * state the start has just produced.
+     */
+    private static void startPayout(SessionId session, PayoutId id, PayoutData data, Instant now) {
+        apply(new PayoutStartedEvent(session, id, data, now));
+        if (data.method() instanceof PayoutMethod.FasterPaymentVerification) {
+            if (SessionLifecycle.next(SessionStatus.IN_PROGRESS, OperationState.IN_PROGRESS,
+                    Trigger.CONFIRM_AUTOMATICALLY).isEmpty()) {
+                throw new IllegalStateException("the transition table no longer confirms verifications");
+            }
+            apply(new PayoutConfirmedEvent(session, id, data, now));
+        }
+    }
+
+    @CommandHandler
+    public void handle(MarkPayoutReadyToConfirmCommand command, Clock clock, DeadlineManager deadlines,
+                       SessionTimeLimits limits) {
+        requirePayout(command.payoutId());
+        advance(Trigger.PRECHECK_PASSED);
+        apply(new PayoutReadyToConfirmEvent(sessionId, payoutId, WireFormat.now(clock)));
+        schedule(deadlines, CONFIRM_TIMEOUT, limits.confirm());
+    }
+
+    @CommandHandler
+    public void handle(RefusePayoutCommand command, Clock clock) {
+        requirePayout(command.payoutId());
+        advance(Trigger.PRECHECK_REFUSED);
+        failPayout(command.reason(), clock);
+    }
+
+    @CommandHandler
+    public void handle(RecordPayoutOutcomeCommand command, Clock clock, DeadlineManager deadlines,
+                       SessionTimeLimits limits) {
+        requirePayout(command.payoutId());
+        Instant now = WireFormat.now(clock);
+        AuthorizationOutcome outcome = command.outcome();
+        if (outcome instanceof AuthorizationOutcome.Approved approved) {
+            advance(Trigger.APPROVED);
+            apply(new PayoutSucceededEvent(sessionId, payoutId, approved.transactionInfo(), now));
+        } else if (outcome instanceof AuthorizationOutcome.Declined declined) {
+            advance(Trigger.DECLINED);
+            failPayout(declined.reason(), clock);
+        } else if (outcome instanceof AuthorizationOutcome.Unknown unknown) {
+            advance(Trigger.OUTCOME_UNKNOWN);
+            apply(new PayoutOutcomeUnknownEvent(sessionId, payoutId, unknown.reason(), outcomeQueries, now));
+            schedule(deadlines, OUTCOME_QUERY, limits.outcomeQueryDelay(outcomeQueries));
+        } else {
+            throw PaymentsException.wrongState("A payout cannot be " + outcome.getClass().getSimpleName());
+        }
     }
 
     @CommandHandler
@@ -143,7 +234,11 @@ public class Session {
     public void handle(ConfirmSessionCommand command, Clock clock) {
         requireProject(command.project());
         advance(Trigger.CONFIRM);
-        apply(new PaymentConfirmedEvent(sessionId, paymentId, order, WireFormat.now(clock)));
+        if (payoutId != null) {
+            apply(new PayoutConfirmedEvent(sessionId, payoutId, payout, WireFormat.now(clock)));
+        } else {
+            apply(new PaymentConfirmedEvent(sessionId, paymentId, order, WireFormat.now(clock)));
+        }
     }
 
     @CommandHandler
@@ -183,6 +278,7 @@ public class Session {
     @CommandHandler
     public void handle(CaptureSessionCommand command, Clock clock) {
         requireProject(command.project());
+        requireNoPayout("captured");
         advance(Trigger.CAPTURE);
         Money amount = command.amount() == null ? order.amount() : command.amount();
         requireSameCurrency(amount, "amount_details.currency");
@@ -203,6 +299,7 @@ public class Session {
     @CommandHandler
     public void handle(RefundSessionCommand command, Clock clock) {
         requireProject(command.project());
+        requireNoPayout("refunded");
         advance(Trigger.REFUND);
         Money left = captured.minus(refunded).minus(inFlight());
         Money amount = command.amount() == null ? left : command.amount();
@@ -256,8 +353,13 @@ public class Session {
     @DeadlineHandler(deadlineName = OUTCOME_QUERY)
     void onOutcomeQueryDue(StageDeadline deadline, Clock clock) {
         if (isCurrent(deadline) && allows(Trigger.OUTCOME_QUERY_DUE)) {
-            apply(new PaymentOutcomeQueryRequestedEvent(sessionId, paymentId, order, outcomeQueries + 1,
-                    WireFormat.now(clock)));
+            if (payoutId != null) {
+                apply(new PayoutOutcomeQueryRequestedEvent(sessionId, payoutId, payout, outcomeQueries + 1,
+                        WireFormat.now(clock)));
+            } else {
+                apply(new PaymentOutcomeQueryRequestedEvent(sessionId, paymentId, order, outcomeQueries + 1,
+                        WireFormat.now(clock)));
+            }
         }
     }
 
@@ -271,28 +373,39 @@ public class Session {
         apply(new PaymentFailedEvent(sessionId, paymentId, reason, sessionError, WireFormat.now(clock)));
     }
 
+    private void failPayout(ErrorDetails reason, Clock clock) {
+        ErrorDetails sessionError = ErrorDetails.of(ErrorCode.SESSION_CANCELLED,
+                "The session was cancelled because its payout failed: " + reason.code().code());
+        apply(new PayoutFailedEvent(sessionId, payoutId, reason, sessionError, WireFormat.now(clock)));
+    }
+
     /** A held payment gives its hold back first: the rail is told by the process. */
     private void cancel(ErrorDetails reason, Clock clock) {
         Instant now = WireFormat.now(clock);
-        if (paymentState == OperationState.AWAITING_CAPTURE) {
+        if (operationState == OperationState.AWAITING_CAPTURE) {
             apply(new PaymentHoldReleasedEvent(sessionId, paymentId, order, now));
         }
         apply(new SessionCancelledEvent(sessionId, reason, now));
     }
 
     private void schedule(DeadlineManager deadlines, String name, Duration after) {
-        deadlines.schedule(after, name, new StageDeadline(paymentId, stage));
+        deadlines.schedule(after, name, new StageDeadline(operationId(), stage));
     }
 
     private boolean isCurrent(StageDeadline deadline) {
-        return paymentId != null && paymentId.equals(deadline.paymentId()) && stage == deadline.stage();
+        String current = operationId();
+        return current != null && current.equals(deadline.operationId()) && stage == deadline.stage();
+    }
+
+    private String operationId() {
+        return paymentId != null ? paymentId.value() : payoutId != null ? payoutId.value() : null;
     }
 
     private SessionStatus sessionStatus() {
-        if (paymentState == null) {
+        if (operationState == null) {
             return cancelled ? SessionStatus.CANCELLED : SessionStatus.CREATED;
         }
-        return switch (paymentState) {
+        return switch (operationState) {
             case SUCCEEDED -> SessionStatus.ACCEPTED;
             case FAILED -> SessionStatus.CANCELLED;
             default -> SessionStatus.IN_PROGRESS;
@@ -300,20 +413,32 @@ public class Session {
     }
 
     private boolean allows(Trigger trigger) {
-        return SessionLifecycle.next(sessionStatus(), paymentState, trigger).isPresent();
+        return SessionLifecycle.next(sessionStatus(), operationState, trigger).isPresent();
     }
 
     private void advance(Trigger trigger) {
         if (!allows(trigger)) {
             throw PaymentsException.wrongState(trigger.description() + " is not allowed while the session is "
                     + sessionStatus().wireName()
-                    + (paymentState == null ? "" : " and its payment is " + paymentState.wireStatus()));
+                    + (operationState == null ? "" : " and its payment is " + operationState.wireStatus()));
         }
     }
 
     private void requireProject(String requester) {
         if (!project.equals(requester)) {
             throw new PaymentsException(ErrorCode.AUTHORIZATION_ERROR, "The session belongs to another project");
+        }
+    }
+
+    private void requirePayout(PayoutId reported) {
+        if (payoutId == null || !payoutId.equals(reported)) {
+            throw PaymentsException.wrongState("The session has no payout " + reported);
+        }
+    }
+
+    private void requireNoPayout(String what) {
+        if (payoutId != null) {
+            throw PaymentsException.wrongState("A payout cannot be " + what);
         }
     }
 
@@ -328,6 +453,12 @@ public class Session {
             throw PaymentsException.invalidRequest(field + " must be the payment's currency, "
                     + order.amount().currencyCode());
         }
+    }
+
+    private static void requireComplete(PayoutData data) {
+        data.problem().ifPresent(problem -> {
+            throw PaymentsException.invalidRequest(problem);
+        });
     }
 
     private static void requireComplete(PaymentData data) {
@@ -353,6 +484,45 @@ public class Session {
         sessionId = event.sessionId();
         project = event.project();
         draft = event.paymentDraft() == null ? PaymentData.EMPTY : event.paymentDraft();
+        payoutDraft = event.payoutDraft() == null ? PayoutData.EMPTY : event.payoutDraft();
+    }
+
+    @EventSourcingHandler
+    void on(PayoutStartedEvent event) {
+        payoutId = event.payoutId();
+        payout = event.payout();
+        payoutDraft = PayoutData.EMPTY;
+        enter(OperationState.IN_PROGRESS);
+    }
+
+    @EventSourcingHandler
+    void on(PayoutReadyToConfirmEvent event) {
+        enter(OperationState.AWAITING_CONFIRMATION);
+    }
+
+    @EventSourcingHandler
+    void on(PayoutConfirmedEvent event) {
+        enter(OperationState.PROCESSING);
+    }
+
+    @EventSourcingHandler
+    void on(PayoutOutcomeUnknownEvent event) {
+        enter(OperationState.OUTCOME_UNKNOWN);
+    }
+
+    @EventSourcingHandler
+    void on(PayoutOutcomeQueryRequestedEvent event) {
+        outcomeQueries = event.query();
+    }
+
+    @EventSourcingHandler
+    void on(PayoutSucceededEvent event) {
+        enter(OperationState.SUCCEEDED);
+    }
+
+    @EventSourcingHandler
+    void on(PayoutFailedEvent event) {
+        enter(OperationState.FAILED);
     }
 
     @EventSourcingHandler
@@ -416,7 +586,7 @@ public class Session {
     @EventSourcingHandler
     void on(SessionCancelledEvent event) {
         cancelled = true;
-        if (paymentState != null && !paymentState.isFinal()) {
+        if (operationState != null && !operationState.isFinal()) {
             enter(OperationState.FAILED);
         }
     }
@@ -438,7 +608,7 @@ public class Session {
 
     /** Every change of the payment's state starts a new stage; deadlines of earlier stages no longer apply. */
     private void enter(OperationState state) {
-        paymentState = state;
+        operationState = state;
         stage++;
     }
 }

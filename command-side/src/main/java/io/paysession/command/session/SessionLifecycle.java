@@ -18,7 +18,7 @@ import static io.paysession.api.session.OperationState.SUCCEEDED;
 import static io.paysession.api.session.SessionStatus.CREATED;
 
 /**
- * Every legal transition of a session's payment, in one table that reads like the spec's "States and
+ * Every legal transition of a session's operation (its payment or its payout), in one table that reads like the spec's "States and
  * transitions". A trigger not listed for the current state is refused with {@code session_wrong_state}.
  * The session's own status follows its payment (see {@code SessionViewFold}); the only rows that look at
  * it are those of a session without a payment.
@@ -32,9 +32,11 @@ final class SessionLifecycle {
 
     enum Trigger {
         START_PAYMENT("session/start/payment"),
+        START_PAYOUT("session/start/payout"),
         PRECHECK_PASSED("the rail's pre-check"),
         PRECHECK_REFUSED("the rail's pre-check"),
         CONFIRM("session/confirm"),
+        CONFIRM_AUTOMATICALLY("the automatic confirmation of a recipient verification"),
         CONFIRM_TIMEOUT("the confirmation time limit"),
         CANCEL("session/cancel"),
         PAYER_ACTION_REQUIRED("the rail's request for a payer action"),
@@ -66,9 +68,11 @@ final class SessionLifecycle {
     private static final List<Rule> TABLE = List.of(
             //   session  payment before          trigger                         payment after
             rule(CREATED, NONE,                   Trigger.START_PAYMENT,          IN_PROGRESS),
+            rule(CREATED, NONE,                   Trigger.START_PAYOUT,           IN_PROGRESS),
             rule(CREATED, NONE,                   Trigger.CANCEL,                 NONE),
             rule(ANY,     IN_PROGRESS,            Trigger.PRECHECK_PASSED,        AWAITING_CONFIRMATION),
             rule(ANY,     IN_PROGRESS,            Trigger.PRECHECK_REFUSED,       FAILED),
+            rule(ANY,     IN_PROGRESS,            Trigger.CONFIRM_AUTOMATICALLY,  PROCESSING),
             rule(ANY,     AWAITING_CONFIRMATION,  Trigger.CONFIRM,                PROCESSING),
             rule(ANY,     AWAITING_CONFIRMATION,  Trigger.CANCEL,                 FAILED),
             rule(ANY,     AWAITING_CONFIRMATION,  Trigger.CONFIRM_TIMEOUT,        FAILED),

@@ -76,6 +76,15 @@ public class CardVault {
         return found.stream().findFirst();
     }
 
+    /** What may be shown of a stored card, and whose it is; nothing is decrypted. */
+    public Optional<StoredCard> describe(String token) {
+        List<StoredCard> found = jdbc.query("select token, project, brand, bin, last4 from card_vault where token = ?",
+                (row, index) -> new StoredCard(row.getString("token"), row.getString("project"),
+                        row.getString("brand"), row.getString("bin"), row.getString("last4")),
+                token);
+        return found.stream().findFirst();
+    }
+
     public void eraseSecurityCode(String token) {
         jdbc.update("update card_vault set cvc_ciphertext = null, cvc_erased_at = ? where token = ? and cvc_ciphertext is not null",
                 Timestamp.from(clock.instant()), token);

@@ -34,6 +34,7 @@ import io.paysession.api.session.PaymentOutcomeUnknownEvent;
 import io.paysession.api.session.PaymentReadyToConfirmEvent;
 import io.paysession.api.session.PaymentStartedEvent;
 import io.paysession.api.session.PaymentSucceededEvent;
+import io.paysession.api.session.PayoutData;
 import io.paysession.api.session.QrAppMethod;
 import io.paysession.api.session.RailOrder;
 import io.paysession.api.session.RecordPaymentAuthorizationCommand;
@@ -106,7 +107,7 @@ class SessionTest {
     }
 
     private static SessionCreatedEvent created(PaymentData draft) {
-        return new SessionCreatedEvent(SESSION, PROJECT, ApiVersion.V1, draft, NOW);
+        return new SessionCreatedEvent(SESSION, PROJECT, ApiVersion.V1, draft, PayoutData.EMPTY, NOW);
     }
 
     private static SessionCreatedEvent created() {
@@ -177,15 +178,15 @@ class SessionTest {
         @Test
         void createdSessionHoldsTheDraftAndNothingElse() {
             fixture.givenNoPriorActivity()
-                    .when(new CreateSessionCommand(SESSION, PROJECT, ApiVersion.V1, CARD_PAYMENT))
+                    .when(new CreateSessionCommand(SESSION, PROJECT, ApiVersion.V1, CARD_PAYMENT, null))
                     .expectEvents(created(CARD_PAYMENT));
         }
 
         @Test
         void createWithoutDataKeepsAnEmptyDraft() {
             fixture.givenNoPriorActivity()
-                    .when(new CreateSessionCommand(SESSION, PROJECT, ApiVersion.V2, null))
-                    .expectEvents(new SessionCreatedEvent(SESSION, PROJECT, ApiVersion.V2, PaymentData.EMPTY, NOW));
+                    .when(new CreateSessionCommand(SESSION, PROJECT, ApiVersion.V2, null, null))
+                    .expectEvents(new SessionCreatedEvent(SESSION, PROJECT, ApiVersion.V2, PaymentData.EMPTY, PayoutData.EMPTY, NOW));
         }
 
         @Test

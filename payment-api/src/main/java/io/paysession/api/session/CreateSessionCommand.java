@@ -2,9 +2,10 @@ package io.paysession.api.session;
 
 import org.axonframework.modelling.command.TargetAggregateIdentifier;
 
-/** {@code session/create}: a session with nothing started, optionally with payment data for a later start. */
+/** {@code session/create}: a session with nothing started, optionally with payment or payout data for a later start. */
 public record CreateSessionCommand(@TargetAggregateIdentifier SessionId sessionId,
                                    String project,
                                    ApiVersion apiVersion,
-                                   PaymentData paymentDraft) {
+                                   PaymentData paymentDraft,
+                                   PayoutData payoutDraft) {
 }

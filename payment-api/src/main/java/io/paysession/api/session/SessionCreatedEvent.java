@@ -10,5 +10,6 @@ public record SessionCreatedEvent(SessionId sessionId,
                                   String project,
                                   ApiVersion apiVersion,
                                   PaymentData paymentDraft,
+                                  PayoutData payoutDraft,
                                   Instant occurredAt) implements SessionEvent {
 }

@@ -56,7 +56,7 @@ public final class SessionFixtures {
     }
 
     public static SessionCreatedEvent created(ApiVersion version) {
-        return new SessionCreatedEvent(SESSION, PROJECT, version, null, T0);
+        return new SessionCreatedEvent(SESSION, PROJECT, version, null, null, T0);
     }
 
     public static PaymentStartedEvent started(PaymentId payment, JsonNode metadata, Instant at) {

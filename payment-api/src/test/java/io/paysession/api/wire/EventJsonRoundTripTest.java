@@ -41,8 +41,8 @@ class EventJsonRoundTripTest {
         PaymentData draft = new PaymentData(VISA, AMOUNT, null, null, null, json("{\"order\":\"o-7\"}"), null);
         return List.of(
                 created(ApiVersion.V2),
-                new SessionCreatedEvent(SESSION, PROJECT, ApiVersion.V1, draft, T0),
-                new SessionCreatedEvent(SESSION, PROJECT, ApiVersion.V1, PaymentData.EMPTY, T0),
+                new SessionCreatedEvent(SESSION, PROJECT, ApiVersion.V1, draft, null, T0),
+                new SessionCreatedEvent(SESSION, PROJECT, ApiVersion.V1, PaymentData.EMPTY, PAYOUT_DATA, T0),
                 successfulPayment(ApiVersion.V1).get(1),
                 successfulPayment(ApiVersion.V1).get(2),
                 successfulPayment(ApiVersion.V1).get(3),
@@ -51,7 +51,7 @@ class EventJsonRoundTripTest {
                 new SessionCancelledEvent(SESSION, ErrorDetails.of(ErrorCode.CONFIRM_TIMEOUT, "Not confirmed in time"), at(9)),
                 new PartnerRegisteredEvent(PartnerId.of(PROJECT), SETTINGS, T0),
                 new PartnerUpdatedEvent(PartnerId.of(PROJECT), SETTINGS, at(1)),
-                new CreateSessionCommand(SESSION, PROJECT, ApiVersion.V2, draft),
+                new CreateSessionCommand(SESSION, PROJECT, ApiVersion.V2, draft, null),
                 new InitPaymentCommand(SESSION, PAYMENT, PROJECT, ApiVersion.V1, cardPayment(json("\"good\"")), TERMS),
                 new StartPaymentCommand(SESSION, PAYMENT, PROJECT, cardPayment(json("{\"a\":[1,2]}")), TERMS),
                 new MarkPaymentReadyToConfirmCommand(SESSION, PAYMENT),
@@ -64,6 +64,25 @@ class EventJsonRoundTripTest {
                 new RegisterPartnerCommand(PartnerId.of(PROJECT), SETTINGS),
                 new UpdatePartnerCommand(PartnerId.of(PROJECT), SETTINGS),
                 new FindPartnerQuery(PROJECT),
+                new CreateSessionCommand(SESSION, PROJECT, ApiVersion.V1, null, PAYOUT_DATA),
+                new PayoutStartedEvent(SESSION, PAYOUT, PAYOUT_DATA, T0),
+                new PayoutStartedEvent(SESSION, PAYOUT, new PayoutData(new PayoutMethod.Iban("global",
+                        "DE89370400440532013000", "rent"), AMOUNT, null, json("{\"recipient\":{\"first_name\":\"A\"}}"), null), T0),
+                new PayoutStartedEvent(SESSION, PAYOUT, new PayoutData(new PayoutMethod.FasterPayment("79261234567",
+                        "100000000069", null), AMOUNT, null, null, json("\"m\"")), T0),
+                new PayoutStartedEvent(SESSION, PAYOUT, new PayoutData(new PayoutMethod.FasterPaymentVerification(
+                        "79261234567", "100000000069"), null, null, null, null), T0),
+                new PayoutReadyToConfirmEvent(SESSION, PAYOUT, at(1)),
+                new PayoutConfirmedEvent(SESSION, PAYOUT, PAYOUT_DATA, at(2)),
+                new PayoutSucceededEvent(SESSION, PAYOUT, TRANSACTION, at(3)),
+                new PayoutFailedEvent(SESSION, PAYOUT, DECLINE, DECLINE, at(3)),
+                new PayoutOutcomeUnknownEvent(SESSION, PAYOUT, DECLINE, 0, at(3)),
+                new PayoutOutcomeQueryRequestedEvent(SESSION, PAYOUT, PAYOUT_DATA, 1, at(4)),
+                new InitPayoutCommand(SESSION, PAYOUT, PROJECT, ApiVersion.V2, PAYOUT_DATA),
+                new StartPayoutCommand(SESSION, PAYOUT, PROJECT, PAYOUT_DATA),
+                new MarkPayoutReadyToConfirmCommand(SESSION, PAYOUT),
+                new RefusePayoutCommand(SESSION, PAYOUT, DECLINE),
+                new RecordPayoutOutcomeCommand(SESSION, PAYOUT, new AuthorizationOutcome.Approved(TRANSACTION)),
                 new PaymentActionRequiredEvent(SESSION, PAYMENT, new CustomerInteraction.Redirect(
                         "https://pay.example/i/1?a=b", "https://pay.example/i/1", "GET", Map.of("a", "b"), Map.of()), at(5)),
                 new PaymentActionRequiredEvent(SESSION, PAYMENT, new CustomerInteraction.InformQr("https://pay.example/q"), at(5)),
@@ -95,6 +114,10 @@ class EventJsonRoundTripTest {
                         json("{}"), null, null, null, null), TERMS, T0));
     }
 
+    private static final PayoutId PAYOUT = PayoutId.of("po_3");
+    private static final PayoutData PAYOUT_DATA = new PayoutData(new PayoutMethod.Card("tokenized_card", "card_9",
+            "visa", "424242", "4242"), AMOUNT, json("{\"reference\":\"r\"}"),
+            json("{\"recipient\":{\"full_name\":\"John Doe\"}}"), null);
     private static final RailOrder RAIL_ORDER = new RailOrder(VISA, AMOUNT, CaptureMode.DELAYED, "https://shop.example/back");
 
     static Stream<Object> cardEvents() {

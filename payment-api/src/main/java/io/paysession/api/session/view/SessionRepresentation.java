@@ -15,6 +15,8 @@ import io.paysession.api.session.QrAppMethod;
 import io.paysession.api.session.WalletMethod;
 import io.paysession.api.session.PaymentData;
 import io.paysession.api.session.PaymentMethod;
+import io.paysession.api.session.PayoutData;
+import io.paysession.api.session.PayoutMethod;
 import io.paysession.api.session.TransactionInfo;
 import io.paysession.api.wire.WireFormat;
 
@@ -46,6 +48,10 @@ public final class SessionRepresentation {
         if (!view.payments().isEmpty()) {
             ArrayNode payments = session.putArray(version.paymentListName());
             view.payments().forEach(payment -> payments.add(renderPayment(payment)));
+        }
+        if (!view.payouts().isEmpty()) {
+            ArrayNode payouts = session.putArray(version.payoutListName());
+            view.payouts().forEach(payout -> payouts.add(renderPayout(payout, version)));
         }
         if (view.nextAction() != null) {
             session.put("next_action", view.nextAction().wireName());
@@ -81,6 +87,54 @@ public final class SessionRepresentation {
             payment.refunds().forEach(refund -> refunds.add(renderRefund(refund)));
         }
         return node;
+    }
+
+    private static ObjectNode renderPayout(PayoutView payout, ApiVersion version) {
+        PayoutData data = payout.data();
+        ObjectNode node = JSON.objectNode();
+        node.put("id", payout.id());
+        node.put("status", payout.wireStatus());
+        node.put("created_at", WireFormat.timestamp(payout.createdAt()));
+        putTimestamp(node, "finished_at", payout.finishedAt());
+        putIfPresent(node, "customer", data.customer());
+        node.set(version.payoutDetailsName(), renderPayoutMethod(data.method()));
+        if (data.amount() != null) {
+            node.set("amount_details", renderMoney(data.amount()));
+        }
+        putIfPresent(node, "participant_details", data.participantDetails());
+        putIfPresent(node, "metadata", data.metadata());
+        putTransactionInfo(node, payout.transactionInfo());
+        putError(node, payout.error());
+        return node;
+    }
+
+    private static ObjectNode renderPayoutMethod(PayoutMethod method) {
+        ObjectNode details = JSON.objectNode();
+        if (method instanceof PayoutMethod.Card card) {
+            details.put("type", "card");
+            details.putObject("card").put("brand", card.brand()).put("bin", card.bin()).put("last4", card.last4());
+            return details;
+        }
+        details.put("type", "bank_account");
+        ObjectNode account = details.putObject("bank_account");
+        if (method instanceof PayoutMethod.Iban iban) {
+            account.put("system_type", iban.systemType());
+            if ("iban".equals(iban.systemType())) {
+                account.putObject("iban").put("account", iban.iban());
+            } else {
+                ObjectNode global = account.putObject("global").put("iban", iban.iban());
+                putText(global, "description", iban.description());
+            }
+        } else if (method instanceof PayoutMethod.FasterPayment fps) {
+            ObjectNode node = account.put("system_type", "faster_payment_system").putObject("faster_payment_system")
+                    .put("phone", fps.phone()).put("bank_id", fps.bankId());
+            putText(node, "description", fps.description());
+        } else if (method instanceof PayoutMethod.FasterPaymentVerification verification) {
+            account.put("system_type", "faster_payment_system_verification")
+                    .putObject("faster_payment_system_verification")
+                    .put("phone", verification.phone()).put("bank_id", verification.bankId());
+        }
+        return details;
     }
 
     /** {@code gross} is what was debited (less than the amount after a partial capture), {@code net} that less the fee. */

@@ -27,10 +27,31 @@ public record SessionView(String id,
                           Instant capturedAt,
                           ErrorDetails error,
                           List<PaymentView> payments,
+                          List<PayoutView> payouts,
                           long version) {
 
     public SessionView {
         payments = List.copyOf(payments);
+        payouts = payouts == null ? List.of() : List.copyOf(payouts);
+    }
+
+    public Optional<PayoutView> payout(String payoutId) {
+        return payouts.stream().filter(payout -> payout.id().equals(payoutId)).findFirst();
+    }
+
+    SessionView withPayoutAdded(PayoutView payout) {
+        List<PayoutView> all = new ArrayList<>(payouts);
+        all.add(payout);
+        return new SessionView(id, project, apiVersion, status, createdAt, updatedAt, nextAction, confirmedAt,
+                capturedAt, error, payments, all, version);
+    }
+
+    SessionView withPayout(String payoutId, UnaryOperator<PayoutView> change) {
+        List<PayoutView> all = payouts.stream()
+                .map(payout -> payout.id().equals(payoutId) ? change.apply(payout) : payout)
+                .toList();
+        return new SessionView(id, project, apiVersion, status, createdAt, updatedAt, nextAction, confirmedAt,
+                capturedAt, error, payments, all, version);
     }
 
     public Optional<PaymentView> payment(String paymentId) {
@@ -39,34 +60,34 @@ public record SessionView(String id,
 
     SessionView withStatus(SessionStatus newStatus) {
         return new SessionView(id, project, apiVersion, newStatus, createdAt, updatedAt, nextAction, confirmedAt,
-                capturedAt, error, payments, version);
+                capturedAt, error, payments, payouts, version);
     }
 
     SessionView withNextAction(NextAction action) {
         return new SessionView(id, project, apiVersion, status, createdAt, updatedAt, action, confirmedAt,
-                capturedAt, error, payments, version);
+                capturedAt, error, payments, payouts, version);
     }
 
     SessionView withCapturedAt(Instant at) {
         return new SessionView(id, project, apiVersion, status, createdAt, updatedAt, nextAction, confirmedAt,
-                at, error, payments, version);
+                at, error, payments, payouts, version);
     }
 
     SessionView withConfirmedAt(Instant at) {
         return new SessionView(id, project, apiVersion, status, createdAt, updatedAt, nextAction, at,
-                capturedAt, error, payments, version);
+                capturedAt, error, payments, payouts, version);
     }
 
     SessionView withError(ErrorDetails newError) {
         return new SessionView(id, project, apiVersion, status, createdAt, updatedAt, nextAction, confirmedAt,
-                capturedAt, newError, payments, version);
+                capturedAt, newError, payments, payouts, version);
     }
 
     SessionView withPaymentAdded(PaymentView payment) {
         List<PaymentView> all = new ArrayList<>(payments);
         all.add(payment);
         return new SessionView(id, project, apiVersion, status, createdAt, updatedAt, nextAction, confirmedAt,
-                capturedAt, error, all, version);
+                capturedAt, error, all, payouts, version);
     }
 
     SessionView withPayment(String paymentId, UnaryOperator<PaymentView> change) {
@@ -74,16 +95,21 @@ public record SessionView(String id,
                 .map(payment -> payment.id().equals(paymentId) ? change.apply(payment) : payment)
                 .toList();
         return new SessionView(id, project, apiVersion, status, createdAt, updatedAt, nextAction, confirmedAt,
-                capturedAt, error, all, version);
+                capturedAt, error, all, payouts, version);
+    }
+
+    SessionView withEveryPayout(UnaryOperator<PayoutView> change) {
+        return new SessionView(id, project, apiVersion, status, createdAt, updatedAt, nextAction, confirmedAt,
+                capturedAt, error, payments, payouts.stream().map(change).toList(), version);
     }
 
     SessionView withEveryPayment(UnaryOperator<PaymentView> change) {
         return new SessionView(id, project, apiVersion, status, createdAt, updatedAt, nextAction, confirmedAt,
-                capturedAt, error, payments.stream().map(change).toList(), version);
+                capturedAt, error, payments.stream().map(change).toList(), payouts, version);
     }
 
     SessionView touched(Instant at, long newVersion) {
         return new SessionView(id, project, apiVersion, status, createdAt, at, nextAction, confirmedAt,
-                capturedAt, error, payments, newVersion);
+                capturedAt, error, payments, payouts, newVersion);
     }
 }

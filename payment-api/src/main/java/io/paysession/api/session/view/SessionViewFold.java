@@ -11,6 +11,12 @@ import io.paysession.api.session.PaymentOutcomeUnknownEvent;
 import io.paysession.api.session.PaymentReadyToConfirmEvent;
 import io.paysession.api.session.PaymentStartedEvent;
 import io.paysession.api.session.PaymentSucceededEvent;
+import io.paysession.api.session.PayoutConfirmedEvent;
+import io.paysession.api.session.PayoutFailedEvent;
+import io.paysession.api.session.PayoutOutcomeUnknownEvent;
+import io.paysession.api.session.PayoutReadyToConfirmEvent;
+import io.paysession.api.session.PayoutStartedEvent;
+import io.paysession.api.session.PayoutSucceededEvent;
 import io.paysession.api.session.RefundAcceptedEvent;
 import io.paysession.api.session.RefundDeclinedEvent;
 import io.paysession.api.session.RefundRequestedEvent;
@@ -28,8 +34,9 @@ import java.util.Objects;
  * partner sees, shared by the query side (session/status), the webhook projector (webhook bodies) and
  * command responses, and usable on any prefix of the stream to see a session as it was.
  * <p>
- * The session's status follows its payment: {@code in_progress} while the payment or one of its refunds
- * runs, {@code accepted} once paid and no refund runs, {@code cancelled} once failed.
+ * The session's status follows its operation: {@code in_progress} while the payment (or one of its
+ * refunds) or the payout runs, {@code accepted} once paid out or paid and no refund runs, {@code cancelled}
+ * once failed.
  */
 public final class SessionViewFold {
 
@@ -62,7 +69,7 @@ public final class SessionViewFold {
             }
             return new SessionView(created.sessionId().value(), created.project(), created.apiVersion(),
                     SessionStatus.CREATED, created.occurredAt(), created.occurredAt(), null, null, null, null,
-                    List.of(), sequenceNumber);
+                    List.of(), List.of(), sequenceNumber);
         }
         if (current == null) {
             throw new IllegalStateException("the first event of " + event.sessionId() + " is not SessionCreatedEvent");
@@ -117,7 +124,36 @@ public final class SessionViewFold {
             return view.withStatus(SessionStatus.CANCELLED)
                     .withNextAction(null)
                     .withError(cancelled.error())
-                    .withEveryPayment(p -> p.state().isFinal() ? p : p.failed(cancelled.error(), cancelled.occurredAt()));
+                    .withEveryPayment(p -> p.state().isFinal() ? p : p.failed(cancelled.error(), cancelled.occurredAt()))
+                    .withEveryPayout(p -> p.state().isFinal() ? p : p.failed(cancelled.error(), cancelled.occurredAt()));
+        }
+        if (event instanceof PayoutStartedEvent started) {
+            return view.withStatus(SessionStatus.IN_PROGRESS)
+                    .withPayoutAdded(PayoutView.started(started.payoutId().value(), started.payout(),
+                            started.occurredAt()));
+        }
+        if (event instanceof PayoutReadyToConfirmEvent ready) {
+            return view.withNextAction(NextAction.CONFIRM)
+                    .withPayout(ready.payoutId().value(), p -> p.inState(OperationState.AWAITING_CONFIRMATION));
+        }
+        if (event instanceof PayoutConfirmedEvent confirmed) {
+            return view.withNextAction(null)
+                    .withConfirmedAt(confirmed.occurredAt())
+                    .withPayout(confirmed.payoutId().value(), p -> p.inState(OperationState.PROCESSING));
+        }
+        if (event instanceof PayoutOutcomeUnknownEvent unknown) {
+            return view.withPayout(unknown.payoutId().value(), p -> p.inState(OperationState.OUTCOME_UNKNOWN));
+        }
+        if (event instanceof PayoutSucceededEvent succeeded) {
+            return view.withStatus(SessionStatus.ACCEPTED)
+                    .withPayout(succeeded.payoutId().value(),
+                            p -> p.succeeded(succeeded.transactionInfo(), succeeded.occurredAt()));
+        }
+        if (event instanceof PayoutFailedEvent failed) {
+            return view.withStatus(SessionStatus.CANCELLED)
+                    .withNextAction(null)
+                    .withError(failed.sessionError())
+                    .withPayout(failed.payoutId().value(), p -> p.failed(failed.error(), failed.occurredAt()));
         }
         if (event instanceof RefundRequestedEvent refund) {
             return view.withStatus(SessionStatus.IN_PROGRESS)

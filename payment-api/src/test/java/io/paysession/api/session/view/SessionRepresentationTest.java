@@ -85,7 +85,7 @@ class SessionRepresentationTest {
             }
         }));
         List<SessionEvent> events = new ArrayList<>(successfulPayment(ApiVersion.V1));
-        events.set(0, new SessionCreatedEvent(SESSION, PROJECT, ApiVersion.V1, null, Instant.parse("2026-11-22T10:15:30Z")));
+        events.set(0, new SessionCreatedEvent(SESSION, PROJECT, ApiVersion.V1, null, null, Instant.parse("2026-11-22T10:15:30Z")));
         ObjectNode session = render(events);
         assertThat(session.get("created_at").textValue()).isEqualTo("2026-11-22T10:15:30.000000Z");
         assertThat(session.get("updated_at").textValue()).isEqualTo("2026-11-22T10:15:34.123456Z");

@@ -1,0 +1,51 @@
+package io.paysession.command.vault;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+import java.security.SecureRandom;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Optional;
+
+/**
+ * Public tokens for the card-tokenizer widget (decisions.md section 6): 64 hex characters, valid 24 hours,
+ * good for one tokenization. They stand for a project in a payer's browser, where no signed request can
+ * be made.
+ */
+@Component
+public class PublicTokens {
+
+    static final Duration LIFETIME = Duration.ofHours(24);
+
+    private final JdbcTemplate jdbc;
+    private final Clock clock;
+    private final SecureRandom random = new SecureRandom();
+
+    public PublicTokens(JdbcTemplate jdbc, Clock clock) {
+        this.jdbc = jdbc;
+        this.clock = clock;
+    }
+
+    public String issue(String project, String locale) {
+        byte[] secret = new byte[32];
+        random.nextBytes(secret);
+        String token = HexFormat.of().formatHex(secret);
+        Instant now = clock.instant();
+        jdbc.update("insert into public_token (token, project, locale, created_at, expires_at) values (?, ?, ?, ?, ?)",
+                token, project, locale, Timestamp.from(now), Timestamp.from(now.plus(LIFETIME)));
+        return token;
+    }
+
+    /** Uses the token once: the project it stands for, or empty when it is unknown, expired or already used. */
+    public Optional<String> use(String token) {
+        return jdbc.query("""
+                        update public_token set used_at = ? where token = ? and used_at is null and expires_at > ?
+                        returning project""",
+                (row, index) -> row.getString("project"),
+                Timestamp.from(clock.instant()), token, Timestamp.from(clock.instant())).stream().findFirst();
+    }
+}
