@@ -3,6 +3,7 @@ package io.paysession.webhook.delivery;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.paysession.webhook.notification.WebhookType;
 import org.springframework.stereotype.Component;
 
 import java.util.concurrent.TimeUnit;
@@ -20,25 +21,35 @@ public class WebhookMetrics {
     public static final String LATENCY = "payments.webhooks.delivery.latency";
     public static final String REDELIVERED = "payments.webhooks.redelivered";
 
+    private static final String DELIVERED_HELP = "Notifications delivered (2xx within the attempt time-out)";
+    private static final String RETRIED_HELP = "Failed attempts that will be retried";
+    private static final String PARKED_HELP = "Notifications parked at the end of their retry window";
+
     private final MeterRegistry registry;
 
     public WebhookMetrics(MeterRegistry registry) {
         this.registry = registry;
+        // registered at zero, so that a scrape shows them (and rates work) before the first webhook
+        for (WebhookType type : WebhookType.values()) {
+            counter(DELIVERED, DELIVERED_HELP, type.wireName());
+            counter(RETRIED, RETRIED_HELP, type.wireName());
+            counter(PARKED, PARKED_HELP, type.wireName());
+        }
     }
 
     /** An attempt the partner answered with 2xx in time. */
     public void delivered(String type) {
-        counter(DELIVERED, "Notifications delivered (2xx within the attempt time-out)", type).increment();
+        counter(DELIVERED, DELIVERED_HELP, type).increment();
     }
 
     /** A failed attempt that will be tried again. */
     public void retried(String type) {
-        counter(RETRIED, "Failed attempts that will be retried", type).increment();
+        counter(RETRIED, RETRIED_HELP, type).increment();
     }
 
     /** A failed attempt at the end of the retry window: the notification is parked. */
     public void parked(String type) {
-        counter(PARKED, "Notifications parked at the end of their retry window", type).increment();
+        counter(PARKED, PARKED_HELP, type).increment();
     }
 
     /** Notifications an operator asked to send again. */

@@ -107,6 +107,19 @@ class WebhookDispatcherTest {
     }
 
     @Test
+    void theCountersOfEveryWebhookTypeExistAtZeroBeforeTheFirstWebhook() {
+        new WebhookMetrics(meters);
+
+        for (String counter : List.of(WebhookMetrics.DELIVERED, WebhookMetrics.RETRIED, WebhookMetrics.PARKED)) {
+            assertThat(meters.find(counter).counters()).as(counter)
+                    .extracting(c -> c.getId().getTag("type"))
+                    .containsExactlyInAnyOrder("ready_to_confirm", "action_required", "ready_to_capture",
+                            "payment_finished", "payment_refunded");
+            assertThat(meters.find(counter).counters()).allSatisfy(c -> assertThat(c.count()).isZero());
+        }
+    }
+
+    @Test
     void laterNotificationOfASessionWaitsUntilTheEarlierOneIsDelivered() {
         endpoint("shop");
         UUID first = notification("shop", "ps_100", 2);
