@@ -133,7 +133,7 @@ public final class ServiceProcess implements AutoCloseable {
     /**
      * Stops the JVM (gracefully if it can, else by force) and any PostgreSQL it left, keeps the process
      * output in {@code target/e2e-logs}, then deletes the data directory. Safe to call whatever state the
-     * test left things in.
+     * test left things in; fails if a PostgreSQL of the data directory survives it.
      */
     @Override
     public void close() {
@@ -148,7 +148,8 @@ public final class ServiceProcess implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        postgres().ifPresent(postmaster -> {
+        Optional<ProcessHandle> leftOver = postgres();
+        leftOver.ifPresent(postmaster -> {
             postmaster.destroy();
             try {
                 postmaster.onExit().get(15, TimeUnit.SECONDS);
@@ -158,6 +159,10 @@ public final class ServiceProcess implements AutoCloseable {
         });
         keepOutputs();
         deleteRecursively(dataDirectory);
+        if (leftOver.isPresent() && leftOver.get().isAlive()) {
+            throw new IllegalStateException("PostgreSQL " + leftOver.get().pid() + " of " + dataDirectory
+                    + " is still running");
+        }
     }
 
     private void keepOutputs() {
