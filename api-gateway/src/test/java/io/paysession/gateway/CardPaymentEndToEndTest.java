@@ -394,7 +394,8 @@ class CardPaymentEndToEndTest extends EndToEndTestBase {
             assertThat(webhook.signatureValid()).as(webhook.rawBody()).isTrue();
             assertThat(webhook.webhookId()).isNotBlank();
             // the receiver is shared by every end-to-end class; the 3-D Secure browser test adds action_required
-            assertThat(Set.of("ready_to_confirm", "action_required", "payment_finished")).contains(webhook.type());
+            assertThat(Set.of("ready_to_confirm", "action_required", "ready_to_capture", "payment_finished",
+                    "payment_refunded")).as("the five webhook types of the spec").contains(webhook.type());
         });
     }
 

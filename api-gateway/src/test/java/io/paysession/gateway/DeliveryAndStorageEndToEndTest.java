@@ -8,6 +8,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** What the running application does with a failing partner endpoint, and how it keeps its data. */
 class DeliveryAndStorageEndToEndTest extends EndToEndTestBase {
@@ -26,9 +27,11 @@ class DeliveryAndStorageEndToEndTest extends EndToEndTestBase {
 
         assertThat(ready.signatureValid()).isTrue();
         assertThat(WEBHOOKS.refusedIds()).filteredOn(ready.webhookId()::equals).hasSize(2);
-        assertThat(jdbc.queryForList("select http_status from webhook_attempt a join webhook_notification n"
+        // the service records the attempt after the partner's answer reached it
+        await().atMost(WEBHOOK_WAIT).untilAsserted(() -> assertThat(jdbc.queryForList(
+                "select http_status from webhook_attempt a join webhook_notification n"
                         + " on n.id = a.notification_id where n.session_id = ? order by a.attempt_number",
-                Integer.class, sessionId)).containsExactly(503, 503, 200);
+                Integer.class, sessionId)).containsExactly(503, 503, 200));
     }
 
     @Test

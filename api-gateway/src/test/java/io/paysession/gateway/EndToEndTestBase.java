@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,7 +38,7 @@ public abstract class EndToEndTestBase {
     protected static final String LOG_FILE = "target/e2e-logs/service.log";
     protected static final Duration WEBHOOK_WAIT = Duration.ofSeconds(20);
     protected static final Path DATA_DIRECTORY = TestServiceProperties.newDataDirectory("payments-e2e");
-    private static volatile String servicePublicKey;
+    protected static volatile String servicePublicKey;
     protected static final WebhookReceiver WEBHOOKS = new WebhookReceiver(() -> servicePublicKey);
     private static final AtomicInteger PARTNERS = new AtomicInteger();
 
@@ -65,16 +66,25 @@ public abstract class EndToEndTestBase {
 
     /** A new partner registered through the admin API, its webhooks going to {@link #WEBHOOKS}. */
     protected TestPartner registeredPartner(String name) {
-        return registeredPartner(name, "auto");
+        return registeredPartner(name, WEBHOOKS::url, "auto");
     }
 
     protected TestPartner registeredPartner(String name, String captureMode) {
+        return registeredPartner(name, WEBHOOKS::url, captureMode);
+    }
+
+    /** A new partner registered through the admin API, its webhooks going to {@code webhookUrl} of its project. */
+    protected TestPartner registeredPartner(String name, Function<String, String> webhookUrl) {
+        return registeredPartner(name, webhookUrl, "auto");
+    }
+
+    protected TestPartner registeredPartner(String name, Function<String, String> webhookUrl, String captureMode) {
         TestPartner partner = new TestPartner(name + "-" + PARTNERS.incrementAndGet() + "-"
                 + UUID.randomUUID().toString().substring(0, 8)).at(baseUrl());
         ObjectNode body = JsonNodeFactory.instance.objectNode()
                 .put("project", partner.project())
                 .put("public_key", partner.publicKeyPem())
-                .put("webhook_url", WEBHOOKS.url(partner.project()))
+                .put("webhook_url", webhookUrl.apply(partner.project()))
                 .put("capture_mode", captureMode);
         body.putObject("fees").put("percent_bp", 250).put("fixed", 30);
         Answer answer = admin("POST", "/admin/v1/partners", body.toString(), TestServiceProperties.ADMIN_TOKEN);

@@ -145,7 +145,9 @@ class RestartMidFlowTest {
         // as command-line arguments: they must win over application.yml's environment placeholders
         Map<String, Object> properties = new LinkedHashMap<>(TestServiceProperties.forDataDirectory(dataDirectory));
         properties.putAll(extraProperties);
-        properties.put("logging.file.name", dataDirectory.resolve("service.log").toString());
+        // the same file as the shared test application: logging is global to the JVM, and a file of its own
+        // would take the shared application's log lines (read by CardDataNeverStoredTest) with it
+        properties.put("logging.file.name", EndToEndTestBase.LOG_FILE);
         application = new SpringApplicationBuilder(PaymentSessionServiceApplication.class)
                 .run(properties.entrySet().stream().map(entry -> "--" + entry.getKey() + "=" + entry.getValue())
                         .toArray(String[]::new));

@@ -7,8 +7,14 @@ import io.paysession.api.partner.PartnerRegisteredEvent;
 import io.paysession.api.partner.PartnerSettings;
 import io.paysession.api.session.ApiVersion;
 import io.paysession.api.session.SessionEvent;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.paysession.webhook.admin.WebhookAdminStore;
+import io.paysession.webhook.admin.WebhookAdministration;
 import io.paysession.webhook.delivery.DeliveryStore;
 import io.paysession.webhook.delivery.WebhookDispatcher;
+import io.paysession.webhook.delivery.WebhookMetrics;
 import io.paysession.webhook.delivery.WebhookProperties;
 import io.paysession.webhook.delivery.WebhookSender;
 import io.paysession.webhook.delivery.WebhookSigner;
@@ -62,9 +68,11 @@ class WebhookWiringTest {
                     .withBean(DataSourceTransactionManager.class, DB::transactionManager)
                     .withBean(EventStore.class, () -> eventStore)
                     .withBean(WebhookSigner.class, () -> signer)
+                    .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
                     .withUserConfiguration(WebhookConfiguration.class, NotificationOutbox.class,
                             WebhookNotificationProjection.class, DeliveryStore.class, WebhookSender.class,
-                            WebhookDispatcher.class)
+                            WebhookMetrics.class, WebhookDispatcher.class, WebhookAdminStore.class,
+                            WebhookAdministration.class)
                     .withPropertyValues("payments.webhooks.poll-interval=30s")
                     .run(context -> {
                         assertThat(context).hasNotFailed();
@@ -83,6 +91,12 @@ class WebhookWiringTest {
                         PartnerReceiver.Request request = partners.requests().get(0);
                         assertThat(request.signatureValid()).isTrue();
                         assertThat(request.body()).startsWith("{\"type\":\"ready_to_confirm\",\"session\":{\"id\":\"ps_5100\"");
+                        await().atMost(Duration.ofSeconds(3)).until(() -> {
+                            Counter delivered = context.getBean(MeterRegistry.class)
+                                    .find(WebhookMetrics.DELIVERED).tag("type", "ready_to_confirm").counter();
+                            return delivered != null && delivered.count() == 1;
+                        });
+                        assertThat(context.getBean(WebhookAdministration.class).sessionExists("ps_5100")).isTrue();
                     });
         } finally {
             eventStore.shutDown();

@@ -38,7 +38,7 @@ class SessionViewProjectionTest {
 
     @Test
     void eachEventIsFoldedIntoTheStoredViewAndAnsweredByTheQuery() {
-        projection.on(new SessionCreatedEvent(SESSION, "shop", ApiVersion.V2, PaymentData.EMPTY, T0), 0);
+        projection.on(new SessionCreatedEvent(SESSION, "shop", ApiVersion.V2, PaymentData.EMPTY, null, T0), 0);
         projection.on(started(), 1);
         projection.on(new PaymentReadyToConfirmEvent(SESSION, PAYMENT, T0.plusSeconds(2)), 2);
 
@@ -53,12 +53,12 @@ class SessionViewProjectionTest {
 
     @Test
     void anEventTheViewAlreadyHoldsIsNotFoldedTwice() {
-        projection.on(new SessionCreatedEvent(SESSION, "shop", ApiVersion.V1, PaymentData.EMPTY, T0), 0);
+        projection.on(new SessionCreatedEvent(SESSION, "shop", ApiVersion.V1, PaymentData.EMPTY, null, T0), 0);
         projection.on(started(), 1);
         int writes = views.writes;
 
         projection.on(started(), 1);
-        projection.on(new SessionCreatedEvent(SESSION, "shop", ApiVersion.V1, PaymentData.EMPTY, T0), 0);
+        projection.on(new SessionCreatedEvent(SESSION, "shop", ApiVersion.V1, PaymentData.EMPTY, null, T0), 0);
 
         assertThat(views.writes).isEqualTo(writes);
         assertThat(views.find(SESSION.value()).orElseThrow().payments()).hasSize(1);

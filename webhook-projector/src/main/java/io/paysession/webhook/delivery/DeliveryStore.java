@@ -46,21 +46,29 @@ public class DeliveryStore {
                      LIMIT ?
                        FOR UPDATE OF c SKIP LOCKED) due
              WHERE n.id = due.id
-            RETURNING n.id, n.session_id, n.project, n.type, n.body, n.attempts, n.created_at, due.url
+            RETURNING n.id, n.session_id, n.project, n.type, n.body, n.attempts, n.window_started_at, n.redeliveries,
+                      (SELECT count(*) FROM webhook_attempt a
+                        WHERE a.notification_id = n.id AND a.redelivery = n.redeliveries) AS attempts_in_window,
+                      due.url
+            """;
+
+    // Numbered here rather than from the claim: an attempt that lost its claim still gets a number of its own.
+    private static final String NEXT_ATTEMPT_NUMBER = """
+            UPDATE webhook_notification SET attempts = attempts + 1 WHERE id = ? RETURNING attempts
             """;
 
     private static final String DELIVERED = """
             UPDATE webhook_notification
-               SET state = 'DELIVERED', attempts = ?, delivered_at = ?, last_error = NULL,
+               SET state = 'DELIVERED', delivered_at = ?, last_error = NULL,
                    claimed_until = NULL, claimed_by = NULL
-             WHERE id = ? AND claimed_by = ?
+             WHERE id = ? AND claimed_by = ? AND redeliveries = ?
             """;
 
     private static final String FAILED = """
             UPDATE webhook_notification
-               SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?,
+               SET state = ?, next_attempt_at = ?, last_error = ?,
                    claimed_until = NULL, claimed_by = NULL
-             WHERE id = ? AND claimed_by = ?
+             WHERE id = ? AND claimed_by = ? AND redeliveries = ?
             """;
 
     private static final String RELEASE = """
@@ -69,8 +77,9 @@ public class DeliveryStore {
             """;
 
     private static final String ATTEMPT = """
-            INSERT INTO webhook_attempt (notification_id, attempt_number, attempted_at, http_status, latency_ms, error)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO webhook_attempt (notification_id, attempt_number, attempted_at, http_status, latency_ms, error,
+                                         redelivery)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             """;
 
     private static final RowMapper<ClaimedNotification> CLAIMED = (rs, row) -> new ClaimedNotification(
@@ -80,7 +89,9 @@ public class DeliveryStore {
             rs.getString("type"),
             rs.getString("body"),
             rs.getInt("attempts"),
-            rs.getObject("created_at", OffsetDateTime.class).toInstant(),
+            rs.getInt("attempts_in_window"),
+            rs.getObject("window_started_at", OffsetDateTime.class).toInstant(),
+            rs.getInt("redeliveries"),
             rs.getString("url"));
 
     private final JdbcTemplate jdbc;
@@ -109,25 +120,41 @@ public class DeliveryStore {
         }, CLAIMED);
     }
 
-    public void recordDelivered(ClaimedNotification notification, String node, Instant attemptedAt,
-                                AttemptResult result, Instant deliveredAt) {
-        int attempt = notification.attemptsMade() + 1;
-        transaction.executeWithoutResult(status -> {
-            jdbc.update(DELIVERED, attempt, utc(deliveredAt), notification.id(), node);
-            insertAttempt(notification, attempt, attemptedAt, result);
+    /** How recording an attempt went: its number, and whether it settled the notification's state. */
+    public record Recorded(int attemptNumber, boolean settled) {
+    }
+
+    /**
+     * Records a delivering attempt. Not settled when an operator redelivered the notification while the
+     * attempt ran: the attempt is recorded, the claim given back, and the notification is sent again.
+     */
+    public Recorded recordDelivered(ClaimedNotification notification, String node, Instant attemptedAt,
+                                    AttemptResult result, Instant deliveredAt) {
+        return transaction.execute(status -> {
+            int number = insertAttempt(notification, attemptedAt, result);
+            return settledOrReleased(notification, node, number, jdbc.update(DELIVERED,
+                    utc(deliveredAt), notification.id(), node, notification.redeliveries()));
         });
     }
 
-    public void recordFailure(ClaimedNotification notification, String node, Instant attemptedAt,
-                              AttemptResult result, RetryPolicy.Decision decision, Instant now) {
-        int attempt = notification.attemptsMade() + 1;
+    /** Records a failed attempt and what follows from it; not settled as for {@link #recordDelivered}. */
+    public Recorded recordFailure(ClaimedNotification notification, String node, Instant attemptedAt,
+                                  AttemptResult result, RetryPolicy.Decision decision, Instant now) {
         boolean park = decision instanceof RetryPolicy.Park;
         Instant next = decision instanceof RetryPolicy.RetryAt retry ? retry.at() : now;
-        transaction.executeWithoutResult(status -> {
-            jdbc.update(FAILED, park ? "PARKED" : "PENDING", attempt, utc(next), result.error(),
-                    notification.id(), node);
-            insertAttempt(notification, attempt, attemptedAt, result);
+        return transaction.execute(status -> {
+            int number = insertAttempt(notification, attemptedAt, result);
+            return settledOrReleased(notification, node, number, jdbc.update(FAILED, park ? "PARKED" : "PENDING",
+                    utc(next), result.error(), notification.id(), node, notification.redeliveries()));
         });
+    }
+
+    private Recorded settledOrReleased(ClaimedNotification notification, String node, int number, int updated) {
+        if (updated == 0) {
+            // A redelivery came in meanwhile (or the lease was lost): the row keeps what that set.
+            jdbc.update(RELEASE, notification.id(), node);
+        }
+        return new Recorded(number, updated > 0);
     }
 
     /** Gives a claimed notification back untried; it does not count as an attempt. */
@@ -135,9 +162,11 @@ public class DeliveryStore {
         jdbc.update(RELEASE, notification.id(), node);
     }
 
-    private void insertAttempt(ClaimedNotification notification, int attempt, Instant attemptedAt, AttemptResult result) {
-        jdbc.update(ATTEMPT, notification.id(), attempt, utc(attemptedAt), result.httpStatus(),
-                result.latencyMillis(), result.error());
+    private int insertAttempt(ClaimedNotification notification, Instant attemptedAt, AttemptResult result) {
+        Integer number = jdbc.queryForObject(NEXT_ATTEMPT_NUMBER, Integer.class, notification.id());
+        jdbc.update(ATTEMPT, notification.id(), number, utc(attemptedAt), result.httpStatus(),
+                result.latencyMillis(), result.error(), notification.redeliveries());
+        return number;
     }
 
     private static OffsetDateTime utc(Instant instant) {

@@ -7,7 +7,8 @@ import java.util.Objects;
 /**
  * When to try a notification again after a failed attempt: the wait starts at the initial interval and
  * grows by the multiplier up to the maximum. Attempts go on until the retry window, counted from the
- * notification's creation, is over; the last attempt falls at its end, and a failure then parks it.
+ * notification's creation (or from its last redelivery), is over; the last attempt falls at its end, and
+ * a failure then parks it.
  */
 public final class RetryPolicy {
 
@@ -28,9 +29,12 @@ public final class RetryPolicy {
                 properties.maxRetryInterval(), properties.retryWindow());
     }
 
-    /** What to do after {@code attemptsMade} attempts (at least 1) all failed, the last one ending {@code now}. */
-    public Decision afterFailedAttempt(int attemptsMade, Instant createdAt, Instant now) {
-        Instant windowEnd = createdAt.plus(window);
+    /**
+     * What to do after {@code attemptsMade} attempts (at least 1) of the window that opened at
+     * {@code windowStart} all failed, the last one ending {@code now}.
+     */
+    public Decision afterFailedAttempt(int attemptsMade, Instant windowStart, Instant now) {
+        Instant windowEnd = windowStart.plus(window);
         if (!now.isBefore(windowEnd)) {
             return new Park();
         }

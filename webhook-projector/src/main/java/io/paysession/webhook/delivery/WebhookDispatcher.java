@@ -41,6 +41,7 @@ public class WebhookDispatcher implements SmartLifecycle {
     private final WebhookSender sender;
     private final WebhookProperties properties;
     private final RetryPolicy retryPolicy;
+    private final WebhookMetrics metrics;
     private final Clock clock = Clock.systemUTC();
     private final String node = "pid" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
 
@@ -53,11 +54,13 @@ public class WebhookDispatcher implements SmartLifecycle {
     private Thread claimer;
     private ExecutorService senders;
 
-    public WebhookDispatcher(DeliveryStore store, WebhookSender sender, WebhookProperties properties) {
+    public WebhookDispatcher(DeliveryStore store, WebhookSender sender, WebhookProperties properties,
+                             WebhookMetrics metrics) {
         this.store = store;
         this.sender = sender;
         this.properties = properties;
         this.retryPolicy = RetryPolicy.from(properties);
+        this.metrics = metrics;
     }
 
     @Override
@@ -161,19 +164,32 @@ public class WebhookDispatcher implements SmartLifecycle {
         try {
             Instant attemptedAt = now();
             AttemptResult result = sender.send(notification);
-            int attempt = notification.attemptsMade() + 1;
+            metrics.attempt(notification.type(), result);
             if (result.delivered()) {
-                store.recordDelivered(notification, node, attemptedAt, result, now());
-                log.info("Webhook {} delivered: session={} type={} status={} attempt={} latency={}ms node={}",
+                DeliveryStore.Recorded recorded = store.recordDelivered(notification, node, attemptedAt, result, now());
+                if (recorded.settled()) {
+                    metrics.delivered(notification.type());
+                }
+                log.info("Webhook {} delivered: session={} type={} status={} attempt={} latency={}ms node={}{}",
                         notification.id(), notification.sessionId(), notification.type(), result.httpStatus(),
-                        attempt, result.latencyMillis(), node);
+                        recorded.attemptNumber(), result.latencyMillis(), node, supersededNote(recorded));
             } else {
                 Instant now = now();
-                RetryPolicy.Decision decision = retryPolicy.afterFailedAttempt(attempt, notification.createdAt(), now);
-                store.recordFailure(notification, node, attemptedAt, result, decision, now);
-                log.warn("Webhook {} attempt {} failed: session={} type={} {}; {} node={}",
-                        notification.id(), attempt, notification.sessionId(), notification.type(), result.outcome(),
-                        decision instanceof RetryPolicy.RetryAt retry ? "next attempt at " + retry.at() : "parked", node);
+                RetryPolicy.Decision decision = retryPolicy.afterFailedAttempt(notification.attemptsInWindow() + 1,
+                        notification.windowStartedAt(), now);
+                DeliveryStore.Recorded recorded = store.recordFailure(notification, node, attemptedAt, result, decision, now);
+                if (recorded.settled()) {
+                    if (decision instanceof RetryPolicy.Park) {
+                        metrics.parked(notification.type());
+                    } else {
+                        metrics.retried(notification.type());
+                    }
+                }
+                log.warn("Webhook {} attempt {} failed: session={} type={} {}; {} node={}{}",
+                        notification.id(), recorded.attemptNumber(), notification.sessionId(), notification.type(),
+                        result.outcome(),
+                        decision instanceof RetryPolicy.RetryAt retry ? "next attempt at " + retry.at() : "parked",
+                        node, supersededNote(recorded));
             }
         } catch (RuntimeException e) {
             log.warn("Recording webhook {} of session {} failed; it is retried when its claim expires",
@@ -182,6 +198,10 @@ public class WebhookDispatcher implements SmartLifecycle {
             freeSlot(notification.project());
             wakeUp();
         }
+    }
+
+    private static String supersededNote(DeliveryStore.Recorded recorded) {
+        return recorded.settled() ? "" : " (redelivered meanwhile: it is sent again)";
     }
 
     private boolean takeSlot(String project) {

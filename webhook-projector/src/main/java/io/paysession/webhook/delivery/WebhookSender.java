@@ -4,8 +4,10 @@ import org.springframework.stereotype.Component;
 
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -26,11 +28,13 @@ public class WebhookSender {
 
     private final WebhookSigner signer;
     private final Duration attemptTimeout;
+    private final Duration connectTimeout;
     private final HttpClient client;
 
     public WebhookSender(WebhookSigner signer, WebhookProperties properties) {
         this.signer = signer;
         this.attemptTimeout = properties.attemptTimeout();
+        this.connectTimeout = properties.connectTimeout();
         this.client = HttpClient.newBuilder()
                 .connectTimeout(properties.connectTimeout())
                 // HTTP/1.1: plain-http partner servers often mishandle an h2c upgrade on a POST.
@@ -63,8 +67,16 @@ public class WebhookSender {
             return AttemptResult.answered(status, millisSince(started));
         } catch (TimeoutException e) {
             response.cancel(true);
-            return AttemptResult.noAnswer("no answer within " + attemptTimeout.toMillis() + " ms", millisSince(started));
+            return AttemptResult.noAnswer(noAnswerInTime(), millisSince(started));
         } catch (ExecutionException e) {
+            // the client's own time-outs race with the one above; either way the operator reads the same words
+            if (e.getCause() instanceof HttpConnectTimeoutException) {
+                return AttemptResult.noAnswer("no connection within " + connectTimeout.toMillis() + " ms",
+                        millisSince(started));
+            }
+            if (e.getCause() instanceof HttpTimeoutException) {
+                return AttemptResult.noAnswer(noAnswerInTime(), millisSince(started));
+            }
             return AttemptResult.noAnswer(describe(e.getCause()), millisSince(started));
         } catch (InterruptedException e) {
             response.cancel(true);
@@ -73,10 +85,11 @@ public class WebhookSender {
         }
     }
 
+    private String noAnswerInTime() {
+        return "no answer within " + attemptTimeout.toMillis() + " ms";
+    }
+
     private static String describe(Throwable failure) {
-        if (failure instanceof java.net.http.HttpTimeoutException) {
-            return "no answer in time: " + failure.getMessage();
-        }
         String message = failure.getMessage();
         String name = failure.getClass().getSimpleName();
         return message == null || message.isBlank() ? name : name + ": " + message;

@@ -22,8 +22,8 @@ public class NotificationOutbox {
     private static final String INSERT_NOTIFICATION = """
             INSERT INTO webhook_notification
                 (id, session_id, project, type, body, session_sequence, event_global_index,
-                 state, attempts, next_attempt_at, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?)
+                 state, attempts, next_attempt_at, created_at, window_started_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?, ?)
             ON CONFLICT (id) DO NOTHING
             """;
 
@@ -54,6 +54,7 @@ public class NotificationOutbox {
                 notification.body(),
                 notification.sessionSequence(),
                 notification.eventGlobalIndex(),
+                now,
                 now,
                 now);
         if (added > 0) {

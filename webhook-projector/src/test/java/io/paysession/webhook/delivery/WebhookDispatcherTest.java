@@ -7,6 +7,7 @@ import io.paysession.webhook.notification.WebhookType;
 import io.paysession.webhook.testing.PartnerReceiver;
 import io.paysession.webhook.testing.TestDatabase;
 import io.paysession.webhook.testing.TestSigner;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,6 +37,7 @@ class WebhookDispatcherTest {
     private static final Duration DELIVERY = Duration.ofSeconds(5);
 
     private final List<WebhookDispatcher> dispatchers = new ArrayList<>();
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private PartnerReceiver partners;
     private NotificationOutbox outbox;
 
@@ -95,6 +97,26 @@ class WebhookDispatcherTest {
         assertThat(attempts(id)).containsExactly(
                 new Attempt(1, 500, "HTTP 500"), new Attempt(2, 500, "HTTP 500"), new Attempt(3, 200, null));
         assertThat(row(id)).isEqualTo(new Row("DELIVERED", 3, null, null));
+        assertThat(count(WebhookMetrics.RETRIED)).isEqualTo(2);
+        assertThat(count(WebhookMetrics.DELIVERED)).isEqualTo(1);
+        assertThat(count(WebhookMetrics.PARKED)).isZero();
+        assertThat(meters.get(WebhookMetrics.LATENCY).tags("type", "payment_finished", "outcome", "http_error").timer().count())
+                .isEqualTo(2);
+        assertThat(meters.get(WebhookMetrics.LATENCY).tags("type", "payment_finished", "outcome", "delivered").timer().count())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void theCountersOfEveryWebhookTypeExistAtZeroBeforeTheFirstWebhook() {
+        new WebhookMetrics(meters);
+
+        for (String counter : List.of(WebhookMetrics.DELIVERED, WebhookMetrics.RETRIED, WebhookMetrics.PARKED)) {
+            assertThat(meters.find(counter).counters()).as(counter)
+                    .extracting(c -> c.getId().getTag("type"))
+                    .containsExactlyInAnyOrder("ready_to_confirm", "action_required", "ready_to_capture",
+                            "payment_finished", "payment_refunded");
+            assertThat(meters.find(counter).counters()).allSatisfy(c -> assertThat(c.count()).isZero());
+        }
     }
 
     @Test
@@ -133,6 +155,8 @@ class WebhookDispatcherTest {
         // How many attempts fit in the window depends on the machine's speed; RetryPolicyTest covers that.
         assertThat(parked.attempts()).isPositive().isEqualTo(attempts(first).size());
         assertThat(parked.lastError()).isEqualTo("HTTP 500");
+        assertThat(count(WebhookMetrics.PARKED)).isEqualTo(1);
+        assertThat(count(WebhookMetrics.RETRIED)).isEqualTo(parked.attempts() - 1);
         int lastTryOfFirst = partners.requestsFor(first.toString()).stream()
                 .mapToInt(PartnerReceiver.Request::order).max().orElseThrow();
         assertThat(partners.requestsFor(second.toString())).singleElement()
@@ -269,7 +293,8 @@ class WebhookDispatcherTest {
         WebhookDispatcher dispatcher = new WebhookDispatcher(
                 new DeliveryStore(DB.jdbc(), DB.transactionManager()),
                 new WebhookSender(SIGNER, properties),
-                properties);
+                properties,
+                new WebhookMetrics(meters));
         dispatchers.add(dispatcher);
         dispatcher.start();
         return dispatcher;
@@ -285,6 +310,11 @@ class WebhookDispatcherTest {
                 + "\"note\":\"sequence " + sequence + " \u00e9\"}}";
         outbox.add(new NewNotification(id, sessionId, project, WebhookType.PAYMENT_FINISHED, body, sequence, null));
         return id;
+    }
+
+    private double count(String counter) {
+        return meters.find(counter).tag("type", "payment_finished").counters().stream()
+                .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
     }
 
     private long requestsOf(String project) {

@@ -21,7 +21,7 @@ import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventhandling.GenericTrackedDomainEventMessage;
 import org.axonframework.eventhandling.GlobalSequenceTrackingToken;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
-import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
+import org.axonframework.eventhandling.TrackingEventProcessor;
 import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
 import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageEngine;
 import org.junit.jupiter.api.AfterEach;
@@ -137,7 +137,7 @@ class WebhookNotificationProjectionTest {
     }
 
     @Test
-    void aPooledProcessorThatPropagatesErrorsFeedsTheOutboxFromTheEventStore() {
+    void aTrackingProcessorThatPropagatesErrorsFeedsTheOutboxFromTheEventStore() {
         // false: no service-loaded modules, so no attempt to reach an Axon Server
         Configurer configurer = DefaultConfigurer.defaultConfiguration(false)
                 .configureEmbeddedEventStore(configuration -> new InMemoryEventStorageEngine());
@@ -147,7 +147,7 @@ class WebhookNotificationProjectionTest {
         Configuration axon = configurer.start();
         try {
             assertThat(axon.eventProcessingConfiguration().eventProcessor(WebhookNotificationProjection.PROCESSING_GROUP))
-                    .get().isInstanceOf(PooledStreamingEventProcessor.class);
+                    .get().isInstanceOf(TrackingEventProcessor.class);
             assertThat(axon.eventProcessingConfiguration()
                     .listenerInvocationErrorHandler(WebhookNotificationProjection.PROCESSING_GROUP))
                     .isSameAs(PropagatingErrorHandler.instance());

@@ -58,7 +58,7 @@ public final class SampleSession {
     }
 
     public SessionCreatedEvent created(ApiVersion version) {
-        return new SessionCreatedEvent(sessionId, PROJECT, version, PaymentData.EMPTY, next());
+        return new SessionCreatedEvent(sessionId, PROJECT, version, PaymentData.EMPTY, null, next());
     }
 
     public PaymentStartedEvent paymentStarted() {

@@ -57,6 +57,6 @@ public final class TestDatabase {
     }
 
     public void clear() {
-        jdbc.execute("TRUNCATE webhook_attempt, webhook_notification, webhook_endpoint");
+        jdbc.execute("TRUNCATE webhook_attempt, webhook_redelivery, webhook_notification, webhook_endpoint");
     }
 }

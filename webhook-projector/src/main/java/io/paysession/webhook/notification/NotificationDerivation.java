@@ -1,0 +1,103 @@
+package io.paysession.webhook.notification;
+
+import io.paysession.api.session.SessionEvent;
+import io.paysession.api.session.view.SessionView;
+import io.paysession.api.session.view.SessionViewFold;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.eventsourcing.eventstore.DomainEventStream;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The one definition of which notifications a session's events give, with which id and body. The
+ * projection applies it to each event as it comes; the admin API's re-send applies it to a session's
+ * whole stream. Both give the same ids, so a notification derived twice is one notification.
+ */
+public final class NotificationDerivation {
+
+    private final EventStore eventStore;
+
+    public NotificationDerivation(EventStore eventStore) {
+        this.eventStore = eventStore;
+    }
+
+    /** The notification {@code message} gives, seeing the session as it was just before it. */
+    public Optional<NewNotification> of(SessionEvent event, DomainEventMessage<?> message) {
+        if (!NotificationRules.mayNotifyOn(event)) {
+            return Optional.empty();
+        }
+        long sequence = message.getSequenceNumber();
+        SessionView before = viewBefore(event.sessionId().value(), sequence);
+        return next(before, event, message);
+    }
+
+    /** Every notification of the session's events so far, in event order; empty for an unknown session. */
+    public List<NewNotification> ofSession(String sessionId) {
+        List<NewNotification> notifications = new ArrayList<>();
+        SessionView view = null;
+        DomainEventStream stream = eventStore.readEvents(sessionId, 0L);
+        while (stream.hasNext()) {
+            DomainEventMessage<?> message = stream.next();
+            if (message.getPayload() instanceof SessionEvent event) {
+                next(view, event, message).ifPresent(notifications::add);
+                view = SessionViewFold.apply(view, event, message.getSequenceNumber());
+            }
+        }
+        return notifications;
+    }
+
+    private static Optional<NewNotification> next(SessionView before, SessionEvent event, DomainEventMessage<?> message) {
+        if (!NotificationRules.mayNotifyOn(event)) {
+            return Optional.empty();
+        }
+        long sequence = message.getSequenceNumber();
+        SessionView after = SessionViewFold.apply(before, event, sequence);
+        return NotificationRules.typeFor(event, before, after).map(type -> new NewNotification(
+                notificationId(message.getIdentifier(), type),
+                after.id(),
+                after.project(),
+                type,
+                WebhookBody.render(type, after),
+                sequence,
+                globalIndex(message)));
+    }
+
+    /**
+     * The session after its events up to, not including, {@code sequence}. Read from sequence 0 rather
+     * than with {@code readEvents(id)}, which may start at an aggregate snapshot instead of an event.
+     */
+    private SessionView viewBefore(String sessionId, long sequence) {
+        SessionView view = null;
+        DomainEventStream stream = eventStore.readEvents(sessionId, 0L);
+        while (stream.hasNext() && stream.peek().getSequenceNumber() < sequence) {
+            DomainEventMessage<?> earlier = stream.next();
+            if (earlier.getPayload() instanceof SessionEvent sessionEvent) {
+                view = SessionViewFold.apply(view, sessionEvent, earlier.getSequenceNumber());
+            }
+        }
+        return view;
+    }
+
+    /** Stable across reprocessing; the type is part of it in case one event ever gives two webhooks. */
+    static UUID notificationId(String eventIdentifier, WebhookType type) {
+        return UUID.nameUUIDFromBytes(("webhook:" + eventIdentifier + ":" + type.wireName())
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static Long globalIndex(DomainEventMessage<?> message) {
+        if (message instanceof TrackedEventMessage<?> tracked) {
+            TrackingToken token = tracked.trackingToken();
+            if (token != null && token.position().isPresent()) {
+                return token.position().getAsLong();
+            }
+        }
+        return null;
+    }
+}
