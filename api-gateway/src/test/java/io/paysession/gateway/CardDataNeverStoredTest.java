@@ -17,7 +17,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * After real card payments (one approved, one declined), no table of the database (event store,
+ * After real card payments (one approved, one declined), card payouts (by number and by a server-side
+ * token) and a tokenization, no table of the database (event store,
  * tokens, read models, outbox, vault) and no line of the service's log holds the card number or the
  * security code in clear (decisions.md section 11).
  */
@@ -34,8 +35,17 @@ class CardDataNeverStoredTest extends EndToEndTestBase {
         String declinedCode = randomSecurityCode();
         String approvedSession = pay(partner, approvedNumber, approvedCode);
         String declinedSession = pay(partner, "4000000000000002", declinedCode);
+        String payoutNumber = randomVisaNumber();
+        String payoutSession = payOut(partner, "{\"type\":\"card\",\"card\":{\"type\":\"bank_card\","
+                + "\"bank_card\":{\"number\":\"" + payoutNumber + "\"}}}");
+        String tokenizedNumber = randomVisaNumber();
+        Answer tokenized = partner.post("/cds/v1/tokenize/elements", "{\"card_elements\":[{\"ref\":\"number\","
+                + "\"type\":\"card_number\",\"card_number\":\"" + tokenizedNumber + "\"}]}");
+        assertThat(tokenized.text()).doesNotContain(tokenizedNumber);
+        String tokenSession = payOut(partner, "{\"type\":\"card\",\"card\":{\"type\":\"tokenized_card\","
+                + "\"tokenized_card\":{\"token\":\"" + tokenized.body().at("/data/number/token").asText() + "\"}}}");
 
-        List<String> secrets = List.of(approvedNumber, "4000000000000002");
+        List<String> secrets = List.of(approvedNumber, "4000000000000002", payoutNumber, tokenizedNumber);
         List<String> codes = List.of(approvedCode, declinedCode);
         List<String> findings = new ArrayList<>();
         for (String table : jdbc.queryForList(
@@ -53,13 +63,26 @@ class CardDataNeverStoredTest extends EndToEndTestBase {
         String log = Files.readString(java.nio.file.Path.of(LOG_FILE), StandardCharsets.UTF_8);
         findings.addAll(leaks("service.log", log, secrets, codes));
 
-        assertThat(log).as("the log is written and covers these payments").contains(approvedSession, declinedSession);
+        assertThat(log).as("the log is written and covers these operations")
+                .contains(approvedSession, declinedSession, payoutSession, tokenSession);
         assertThat(findings).isEmpty();
         assertThat(jdbc.queryForObject("select count(*) from card_vault where project = ? and cvc_ciphertext is not null",
                 Integer.class, partner.project()))
                 .as("security codes are erased after the authorization that used them").isZero();
         assertThat(jdbc.queryForObject("select count(*) from card_vault where project = ?", Integer.class,
-                partner.project())).isEqualTo(2);
+                partner.project())).isEqualTo(4);
+    }
+
+    private String payOut(TestPartner partner, String details) {
+        Answer init = partner.post("/api/v1/session/init/payout", "{\"payment_method\":" + details
+                + ",\"amount_details\":{\"amount\":1000,\"currency\":\"rub\"},"
+                + "\"participant_details\":{\"recipient\":{\"full_name\":\"John Doe\"}}}");
+        assertThat(init.status()).as(init.toString()).isEqualTo(200);
+        String sessionId = init.session().path("id").asText();
+        WEBHOOKS.await(sessionId, "ready_to_confirm", WEBHOOK_WAIT);
+        partner.post("/api/v1/session/confirm", sessionRef(sessionId));
+        WEBHOOKS.await(sessionId, "payment_finished", WEBHOOK_WAIT);
+        return sessionId;
     }
 
     private String pay(TestPartner partner, String number, String securityCode) {

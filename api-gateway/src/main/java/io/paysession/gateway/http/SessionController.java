@@ -16,6 +16,7 @@ import io.paysession.api.session.FindSessionQuery;
 import io.paysession.api.session.InitPaymentCommand;
 import io.paysession.api.session.PaymentData;
 import io.paysession.api.session.PaymentId;
+import io.paysession.api.session.PayoutData;
 import io.paysession.api.session.SessionId;
 import io.paysession.api.session.StartPaymentCommand;
 import io.paysession.api.session.view.SessionView;
@@ -49,22 +50,32 @@ public class SessionController {
     private final QueryGateway queries;
     private final IdGenerator ids;
     private final PaymentRequests payments;
+    private final PayoutRequests payouts;
 
     public SessionController(SessionStates sessions, QueryGateway queries, IdGenerator ids,
-                             PaymentRequests payments) {
+                             PaymentRequests payments, PayoutRequests payouts) {
         this.sessions = sessions;
         this.queries = queries;
         this.ids = ids;
         this.payments = payments;
+        this.payouts = payouts;
     }
 
     @PostMapping("/create")
     public ResponseEntity<ObjectNode> create(@PathVariable String version, HttpServletRequest request) {
         ApiVersion api = version(version);
         PartnerView partner = partner(request);
-        PaymentData draft = payments.read(body(request), partner.project());
+        ObjectNode body = body(request);
+        Submerchants.check(request, body);
+        boolean payout = PayoutRequests.hasPayoutDetails(body);
+        if (payout && Fields.isPresent(body, "payment_details")) {
+            throw PaymentsException.invalidRequest("a session holds a payment or a payout: give payment_details or "
+                    + api.payoutDetailsName() + ", not both");
+        }
+        PaymentData draft = payout ? null : payments.read(body, partner.project());
+        PayoutData payoutDraft = payout ? payouts.read(body, partner.project(), api) : null;
         SessionId sessionId = ids.nextSessionId();
-        return answer(sessionId, api, new CreateSessionCommand(sessionId, partner.project(), api, draft, null));
+        return answer(sessionId, api, new CreateSessionCommand(sessionId, partner.project(), api, draft, payoutDraft));
     }
 
     @PostMapping("/init/payment")
@@ -72,6 +83,7 @@ public class SessionController {
         ApiVersion api = version(version);
         PartnerView partner = partner(request);
         ObjectNode body = body(request);
+        Submerchants.check(request, body);
         REQUIRED_TO_INIT.stream().filter(field -> !Fields.isPresent(body, field)).findFirst().ifPresent(field -> {
             throw Fields.missing(field);
         });
@@ -88,6 +100,7 @@ public class SessionController {
         PartnerView partner = partner(request);
         ObjectNode body = body(request);
         SessionId sessionId = sessionId(body);
+        Submerchants.check(request, body);
         PaymentData payment = payments.read(body, partner.project());
         return answer(sessionId, api, new StartPaymentCommand(sessionId, ids.nextPaymentId(), partner.project(),
                 payment, partner.settings().terms()));

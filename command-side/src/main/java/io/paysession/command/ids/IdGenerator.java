@@ -1,6 +1,7 @@
 package io.paysession.command.ids;
 
 import io.paysession.api.session.PaymentId;
+import io.paysession.api.session.PayoutId;
 import io.paysession.api.session.RefundId;
 import io.paysession.api.session.SessionId;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -26,6 +27,10 @@ public class IdGenerator {
 
     public PaymentId nextPaymentId() {
         return PaymentId.of(next("payment_id_seq"));
+    }
+
+    public PayoutId nextPayoutId() {
+        return PayoutId.of(next("payout_id_seq"));
     }
 
     public RefundId nextRefundId() {

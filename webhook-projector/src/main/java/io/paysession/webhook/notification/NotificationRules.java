@@ -5,6 +5,9 @@ import io.paysession.api.session.PaymentFailedEvent;
 import io.paysession.api.session.PaymentActionRequiredEvent;
 import io.paysession.api.session.PaymentAuthorizedEvent;
 import io.paysession.api.session.PaymentReadyToConfirmEvent;
+import io.paysession.api.session.PayoutFailedEvent;
+import io.paysession.api.session.PayoutReadyToConfirmEvent;
+import io.paysession.api.session.PayoutSucceededEvent;
 import io.paysession.api.session.RefundAcceptedEvent;
 import io.paysession.api.session.RefundDeclinedEvent;
 import io.paysession.api.session.PaymentSucceededEvent;
@@ -26,13 +29,16 @@ public final class NotificationRules {
 
     private static final List<Rule> RULES = List.of(
             Rule.on(PaymentReadyToConfirmEvent.class, WebhookType.READY_TO_CONFIRM),
+            Rule.on(PayoutReadyToConfirmEvent.class, WebhookType.READY_TO_CONFIRM),
+            Rule.on(PayoutSucceededEvent.class, WebhookType.PAYMENT_FINISHED),
+            Rule.on(PayoutFailedEvent.class, WebhookType.PAYMENT_FINISHED),
             Rule.on(PaymentActionRequiredEvent.class, WebhookType.ACTION_REQUIRED),
             Rule.on(PaymentAuthorizedEvent.class, WebhookType.READY_TO_CAPTURE),
             Rule.on(RefundAcceptedEvent.class, WebhookType.PAYMENT_REFUNDED),
             Rule.on(RefundDeclinedEvent.class, WebhookType.PAYMENT_REFUNDED),
             Rule.on(PaymentSucceededEvent.class, WebhookType.PAYMENT_FINISHED),
             Rule.on(PaymentFailedEvent.class, WebhookType.PAYMENT_FINISHED),
-            Rule.on(SessionCancelledEvent.class, WebhookType.PAYMENT_FINISHED, NotificationRules::failedAnUnfinishedPayment));
+            Rule.on(SessionCancelledEvent.class, WebhookType.PAYMENT_FINISHED, NotificationRules::failedAnUnfinishedOperation));
 
     private NotificationRules() {
     }
@@ -55,12 +61,21 @@ public final class NotificationRules {
     }
 
     /** Cancelling a session in which nothing was running is not news to the partner, who asked for it. */
-    private static boolean failedAnUnfinishedPayment(SessionView before, SessionView after) {
-        return before != null && before.payments().stream()
-                .filter(payment -> !payment.state().isFinal())
-                .anyMatch(payment -> after.payment(payment.id())
+    private static boolean failedAnUnfinishedOperation(SessionView before, SessionView after) {
+        if (before == null) {
+            return false;
+        }
+        boolean payment = before.payments().stream()
+                .filter(earlier -> !earlier.state().isFinal())
+                .anyMatch(earlier -> after.payment(earlier.id())
                         .map(now -> now.state() == OperationState.FAILED)
                         .orElse(false));
+        boolean payout = before.payouts().stream()
+                .filter(earlier -> !earlier.state().isFinal())
+                .anyMatch(earlier -> after.payout(earlier.id())
+                        .map(now -> now.state() == OperationState.FAILED)
+                        .orElse(false));
+        return payment || payout;
     }
 
     private record Rule(Class<? extends SessionEvent> eventType, WebhookType type, BiPredicate<SessionView, SessionView> when) {
