@@ -60,7 +60,8 @@ final class SessionLifecycle {
         }
     }
 
-    private record Rule(SessionStatus session, OperationState from, Trigger trigger, OperationState to) {
+    /** One row; {@code session} is {@code null} for rows that hold whatever the session's status. */
+    record Rule(SessionStatus session, OperationState from, Trigger trigger, OperationState to) {
     }
 
     private static final List<Rule> TABLE = List.of(
@@ -111,6 +112,11 @@ final class SessionLifecycle {
                         && (rule.session == ANY || rule.session == session))
                 .map(rule -> Optional.ofNullable(rule.to))
                 .findFirst();
+    }
+
+    /** The rows in the table's order, for tests that walk the table. */
+    static List<Rule> rules() {
+        return TABLE;
     }
 
     /** Every (payment state, trigger) pair the table allows, for tests that walk the table. */
