@@ -73,6 +73,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
 
@@ -110,6 +112,7 @@ public class Session {
     private Money captured;
     private Money refunded;
     private final Map<RefundId, Money> refundsInFlight = new HashMap<>();
+    private final Set<RefundId> refundIds = new HashSet<>();
 
     protected Session() {
         // for Axon: rebuilt from events
@@ -282,6 +285,9 @@ public class Session {
         advance(Trigger.CAPTURE);
         Money amount = command.amount() == null ? order.amount() : command.amount();
         requireSameCurrency(amount, "amount_details.currency");
+        if (amount.minorUnits() == 0) {
+            throw PaymentsException.invalidRequest("amount_details.amount must be greater than zero");
+        }
         if (amount.minorUnits() > order.amount().minorUnits()) {
             throw new PaymentsException(ErrorCode.CAPTURE_AMOUNT_TOO_LARGE,
                     "The capture of " + amount + " is more than the hold of " + order.amount());
@@ -301,6 +307,9 @@ public class Session {
         requireProject(command.project());
         requireNoPayout("refunded");
         advance(Trigger.REFUND);
+        if (refundIds.contains(command.refundId())) {
+            throw PaymentsException.wrongState("The refund " + command.refundId() + " exists already");
+        }
         Money left = captured.minus(refunded).minus(inFlight());
         Money amount = command.amount() == null ? left : command.amount();
         requireSameCurrency(amount, "amount_details.currency");
@@ -593,6 +602,7 @@ public class Session {
 
     @EventSourcingHandler
     void on(RefundRequestedEvent event) {
+        refundIds.add(event.refundId());
         refundsInFlight.put(event.refundId(), event.amount());
     }
 

@@ -60,9 +60,15 @@ final class SessionLifecycle {
         String description() {
             return description;
         }
+
+        /** Triggers only a payout meets: a payment's rows and tests of payments leave them out. */
+        boolean isPayoutOnly() {
+            return this == START_PAYOUT || this == CONFIRM_AUTOMATICALLY;
+        }
     }
 
-    private record Rule(SessionStatus session, OperationState from, Trigger trigger, OperationState to) {
+    /** One row; {@code session} is {@code null} for rows that hold whatever the session's status. */
+    record Rule(SessionStatus session, OperationState from, Trigger trigger, OperationState to) {
     }
 
     private static final List<Rule> TABLE = List.of(
@@ -115,6 +121,11 @@ final class SessionLifecycle {
                         && (rule.session == ANY || rule.session == session))
                 .map(rule -> Optional.ofNullable(rule.to))
                 .findFirst();
+    }
+
+    /** The rows in the table's order, for tests that walk the table. */
+    static List<Rule> rules() {
+        return TABLE;
     }
 
     /** Every (payment state, trigger) pair the table allows, for tests that walk the table. */

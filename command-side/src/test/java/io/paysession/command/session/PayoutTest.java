@@ -58,7 +58,9 @@ class PayoutTest {
             JsonNodeFactory.instance.objectNode().set("recipient",
                     JsonNodeFactory.instance.objectNode().put("full_name", "Иван Иванов")), null);
     private static final PayoutData VERIFICATION = new PayoutData(
-            new PayoutMethod.FasterPaymentVerification("79261234567", "100000000069"), Money.of(1, "rub"), null, null, null);
+            new PayoutMethod.FasterPaymentVerification("79261234567", "100000000069"), null, null,
+            JsonNodeFactory.instance.objectNode().set("recipient", JsonNodeFactory.instance.objectNode()
+                    .put("first_name", "Ivan").put("last_name", "Ivanov")), null);
     private static final ErrorDetails NOT_FOUND = ErrorDetails.of(ErrorCode.ACCOUNT_NOT_FOUND, "no such account");
 
     private FixtureConfiguration<Session> fixture;

@@ -624,6 +624,14 @@ class SessionTest {
         }
 
         @Test
+        void aCaptureOfNothingIsRefused() {
+            fixture.given(held())
+                    .when(new CaptureSessionCommand(SESSION, PROJECT, Money.of(0, "rub")))
+                    .expectException(refusedWith(ErrorCode.INVALID_REQUEST))
+                    .expectNoEvents();
+        }
+
+        @Test
         void aCaptureInAnotherCurrencyIsRefused() {
             fixture.given(held())
                     .when(new CaptureSessionCommand(SESSION, PROJECT, Money.of(100, "usd")))
@@ -719,6 +727,14 @@ class SessionTest {
                                     ErrorDetails.of(ErrorCode.DECLINED_BY_ISSUER_BANK, "no")))
                     .when(new RefundSessionCommand(SESSION, REFUND, PROJECT, null, null))
                     .expectEvents(refund(REFUND, 10_000));
+        }
+
+        @Test
+        void aRefundIdIsUsedOnce() {
+            fixture.given(paid()).andGiven(refund(REFUND, 500))
+                    .when(new RefundSessionCommand(SESSION, REFUND, PROJECT, Money.of(500, "rub"), null))
+                    .expectException(refusedWith(ErrorCode.SESSION_WRONG_STATE))
+                    .expectNoEvents();
         }
 
         @Test
