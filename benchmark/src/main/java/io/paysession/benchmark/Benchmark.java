@@ -244,6 +244,11 @@ final class Benchmark {
         report.number("ceiling by committed inserts (1 connection)", database, 1, "");
         report.number("lifecycle rate / lowest service ceiling", rate / binding, 3, "");
         report.line("lowest service ceiling", rsaService <= database ? "rsa" : "committed inserts");
+        // not a machine limit but the run's own cost: where the cores would run out at this cost per lifecycle
+        double ownCpu = (serviceCpu + (Double.isNaN(postgresCpu) ? 0 : postgresCpu)) / completed;
+        report.number("ceiling by measured cpu cost of service and postgresql", cores / ownCpu, 1, "");
+        report.number("ceiling by measured cpu cost of service, postgresql and load generator",
+                cores / (ownCpu + generatorCpu / completed), 1, "");
 
         report.section("failures");
         long failed = failures.total();
