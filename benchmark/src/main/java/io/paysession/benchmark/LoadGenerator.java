@@ -39,6 +39,7 @@ final class LoadGenerator {
         final Histogram status = new ConcurrentHistogram(3);
         final Histogram confirmToFinished = new ConcurrentHistogram(3);
         final Histogram initToReady = new ConcurrentHistogram(3);
+        final Histogram lifecycle = new ConcurrentHistogram(3);
         final LongAdder completed = new LongAdder();
         final LongAdder signedRequests = new LongAdder();
     }
@@ -108,6 +109,7 @@ final class LoadGenerator {
     }
 
     private void lifecycle(Partner partner, String customer) throws InterruptedException {
+        long started = System.nanoTime();
         Answer init = call(INIT, partner, initBody(customer), w -> w.init);
         if (init == null) {
             return;
@@ -134,6 +136,7 @@ final class LoadGenerator {
             }
             Window window = current;
             window.confirmToFinished.recordValue(micros(finished.receivedAtNanos() - confirmSent));
+            window.lifecycle.recordValue(micros(finished.receivedAtNanos() - started));
             if (!ok(finished, "accepted")) {
                 return;
             }

@@ -17,7 +17,7 @@ final class ReportWriter {
     }
 
     void line(String label, String value) {
-        text.append(String.format(Locale.ROOT, "%-58s %s%n", label + ":", value));
+        text.append(String.format(Locale.ROOT, "%-72s %s%n", label + ":", value));
         figures.put(label, value);
     }
 
@@ -25,7 +25,7 @@ final class ReportWriter {
         String formatted = Double.isFinite(value)
                 ? String.format(Locale.ROOT, "%." + decimals + "f", value) + (unit.isEmpty() ? "" : " " + unit)
                 : "n/a";
-        text.append(String.format(Locale.ROOT, "%-58s %s%n", label + ":", formatted));
+        text.append(String.format(Locale.ROOT, "%-72s %s%n", label + ":", formatted));
         figures.put(label, Double.isFinite(value) ? value : null);
     }
 
@@ -42,7 +42,7 @@ final class ReportWriter {
         String value = withP90
                 ? String.format(Locale.ROOT, "p50 %.1f  p90 %.1f  p99 %.1f  max %.1f ms  (n=%d)", p50, p90, p99, max, micros.getTotalCount())
                 : String.format(Locale.ROOT, "p50 %.1f  p99 %.1f  max %.1f ms  (n=%d)", p50, p99, max, micros.getTotalCount());
-        text.append(String.format(Locale.ROOT, "%-58s %s%n", label + ":", value));
+        text.append(String.format(Locale.ROOT, "%-72s %s%n", label + ":", value));
         Map<String, Object> values = new LinkedHashMap<>();
         values.put("p50_ms", p50);
         if (withP90) {
