@@ -1,0 +1,301 @@
+package io.paysession.benchmark;
+
+import io.paysession.benchmark.DatabaseProbe.Snapshot;
+import io.paysession.benchmark.LoadGenerator.Window;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.stream.Stream;
+
+/**
+ * One run: start the service (and, if asked, a PostgreSQL for it), register partners, measure the
+ * ceilings, run the load with a warm-up and a measured window, drain, stop, report.
+ */
+final class Benchmark {
+
+    /** What a run gives: the report as printed, its figures by name, and where its files are. */
+    record Outcome(long completed, long failures, String report, Map<String, Object> figures, Path workDir) {
+        boolean passed() {
+            return completed > 0 && failures == 0;
+        }
+    }
+
+    /** CPU seconds and counters at one moment; NaN where unknown. */
+    private record Usage(double service, double postgres, double generator, double machine, long webhooks, long nanos) {
+        static Usage now(ServiceProcess service, OptionalLong postgresPid, WebhookReceiver webhooks) {
+            return new Usage(value(ProcStats.cpuSeconds(service.pid())),
+                    postgresPid.isPresent() ? value(ProcStats.treeCpuSeconds(postgresPid.getAsLong())) : Double.NaN,
+                    value(ProcStats.cpuSeconds(ProcessHandle.current().pid())),
+                    value(ProcStats.machineBusySeconds()),
+                    webhooks.received.sum(),
+                    System.nanoTime());
+        }
+
+        private static double value(OptionalDouble optional) {
+            return optional.isPresent() ? optional.getAsDouble() : Double.NaN;
+        }
+    }
+
+    private final BenchmarkOptions options;
+    private final PrintStream out;
+
+    Benchmark(BenchmarkOptions options, PrintStream out) {
+        this.options = options;
+        this.out = out;
+    }
+
+    Outcome run() throws IOException, SQLException, InterruptedException {
+        Path workDir = options.workDir().isPresent()
+                ? Files.createDirectories(options.workDir().get())
+                : Files.createTempDirectory("payments-benchmark-");
+        progress("work directory " + workDir);
+        ExternalPostgres external = null;
+        ServiceProcess service = null;
+        try {
+            if (options.startExternalPostgres()) {
+                progress("starting a PostgreSQL for the service to use as an external database");
+                external = ExternalPostgres.start(workDir.resolve("external-postgres"));
+            }
+            ExternalPostgres startedHere = external;
+            Optional<String> dbUrl = options.dbUrl().or(() -> Optional.ofNullable(startedHere).map(ExternalPostgres::jdbcUrl));
+            String adminToken = randomHex(24);
+            HttpClient http = ServiceClient.newHttpClient();
+            try (WebhookReceiver webhooks = new WebhookReceiver(Math.max(4, Math.min(32, options.concurrency())))) {
+                progress("starting the service");
+                long startedAt = System.nanoTime();
+                service = ServiceProcess.start(options, workDir, adminToken, dbUrl);
+                webhooks.trustServiceKey(service.awaitReady(http, options.serviceStartTimeout()));
+                double startSeconds = (System.nanoTime() - startedAt) / 1e9;
+                progress(String.format(Locale.ROOT, "service ready after %.1f s (pid %d, %s)", startSeconds,
+                        service.pid(), service.launchedFrom()));
+                ServiceProcess running = service;
+                String probeUrl = dbUrl.orElseGet(() -> "jdbc:postgresql://127.0.0.1:" + running.embeddedPostgresPort()
+                        .orElseThrow(() -> new IllegalStateException("no postmaster.pid in the service's data directory"))
+                        + "/postgres");
+                OptionalLong postgresPid = external != null ? external.pid()
+                        : options.dbUrl().isPresent() ? OptionalLong.empty() : service.embeddedPostgresPid();
+                try (DatabaseProbe probe = new DatabaseProbe(probeUrl, options.dbUser(), options.dbPassword())) {
+                    return measure(workDir, service, webhooks, probe, postgresPid, http, adminToken, startSeconds, external != null);
+                }
+            }
+        } finally {
+            if (service != null) {
+                progress("stopping the service");
+                service.close();
+            }
+            if (external != null) {
+                external.close();
+            }
+            if (!options.keepData()) {
+                deleteRecursively(workDir.resolve("service-data"));
+            }
+        }
+    }
+
+    private Outcome measure(Path workDir, ServiceProcess service, WebhookReceiver webhooks, DatabaseProbe probe,
+                            OptionalLong postgresPid, HttpClient http, String adminToken, double startSeconds,
+                            boolean externalStartedHere) throws IOException, SQLException, InterruptedException {
+        ServiceClient client = new ServiceClient(http, service.baseUrl(), adminToken);
+        String run = randomHex(3);
+        List<Partner> partners = new ArrayList<>();
+        for (int i = 1; i <= options.partners(); i++) {
+            Partner partner = new Partner("bench-" + run + "-" + i);
+            client.register(partner, webhooks.url(partner.project()));
+            partners.add(partner);
+        }
+        progress(partners.size() + " partners registered, each with its own RSA-2048 key");
+
+        progress("measuring the ceilings (" + options.ceilingTime().toMillis() + " ms each, after a warm-up)");
+        Ceilings.Rate signRate = Ceilings.rsaSignaturesPerSecond(options.ceilingTime());
+        Ceilings.Rate verifyRate = Ceilings.rsaVerificationsPerSecond(options.ceilingTime());
+        double signs = signRate.perCpuSecond();
+        double verifies = verifyRate.perCpuSecond();
+        double inserts = Ceilings.committedInsertsPerSecond(probe, 1, options.ceilingTime());
+        int insertConnections = Math.min(16, options.concurrency());
+        double insertsConcurrent = Ceilings.committedInsertsPerSecond(probe, insertConnections, options.ceilingTime());
+
+        Failures failures = new Failures();
+        LoadGenerator load = new LoadGenerator(client, webhooks, partners, options, failures);
+        progress("load: " + options.concurrency() + " users, warm-up " + options.warmup().toSeconds() + " s, window "
+                + options.duration().toSeconds() + " s or " + options.maxLifecycles() + " lifecycles");
+        load.start();
+        Thread.sleep(options.warmup().toMillis());
+        Usage u0 = Usage.now(service, postgresPid, webhooks);
+        Snapshot s0 = probe.snapshot();
+        Window window = load.openWindow();
+        long windowEnd = u0.nanos() + options.duration().toNanos();
+        long now;
+        while ((now = System.nanoTime()) < windowEnd && window.completed.sum() < options.maxLifecycles()) {
+            Thread.sleep(Math.max(1, Math.min(100, (windowEnd - now) / 1_000_000)));
+        }
+        load.closeWindow();
+        Snapshot s1 = probe.snapshot();
+        Usage u1 = Usage.now(service, postgresPid, webhooks);
+        progress("window closed; waiting for the lifecycles in flight");
+        if (!load.drain(options.webhookTimeout().multipliedBy(2).plus(Duration.ofSeconds(40)))) {
+            failures.add("lifecycles still running when the drain time ended");
+        }
+        failures.add("webhooks with an invalid X-PARTNER-SIGN", webhooks.invalidSignatures.sum());
+        failures.add("duplicate or late webhooks", webhooks.duplicates.sum());
+        failures.add("webhooks of an unexpected type", webhooks.unexpected.sum());
+        failures.add("webhooks that are not JSON", webhooks.unreadable.sum());
+        OptionalLong peakKiB = ProcStats.peakResidentKiB(service.pid());
+        long events = probe.eventsAppendedBetween(s0, s1);
+        long writingTransactions = DatabaseProbe.writingTransactionsBetween(s0, s1);
+
+        ReportWriter report = new ReportWriter();
+        double seconds = (u1.nanos() - u0.nanos()) / 1e9;
+        long completed = window.completed.sum();
+        double rate = completed / seconds;
+        int cores = Runtime.getRuntime().availableProcessors();
+
+        report.raw("== Payment lifecycle benchmark ==");
+        report.section("machine and set-up");
+        report.line("machine", cores + " cores (nproc), " + ProcStats.cpuModel() + ", "
+                + ProcStats.memoryTotalKiB().stream().mapToObj(kib -> String.format(Locale.ROOT, "%.1f GiB", kib / 1048576.0))
+                .findFirst().orElse("memory n/a")
+                + ", Java " + System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vm.vendor") + ")"
+                + ", " + System.getProperty("os.name") + " " + System.getProperty("os.version"));
+        report.line("database", (options.dbUrl().isPresent() ? "external PostgreSQL given by --db-url"
+                : externalStartedHere ? "external PostgreSQL started by the benchmark, given to the service by URL"
+                : "embedded PostgreSQL started by the service (its default)")
+                + ", PostgreSQL " + probe.serverVersion() + ", fsync=" + probe.setting("fsync")
+                + ", synchronous_commit=" + probe.setting("synchronous_commit"));
+        report.line("sandbox card rail latency", options.railLatency().map(l -> l + " (--rail-latency)")
+                .orElse("the service's default (payments.sandbox.card-latency-min/max not overridden)"));
+        report.line("service", service.launchedFrom() + ", ready after "
+                + String.format(Locale.ROOT, "%.1f s", startSeconds));
+        report.line("load", options.concurrency() + " virtual users, " + options.partners() + " partners, lifecycle = "
+                + "init/payment, ready_to_confirm, confirm, payment_finished" + (options.statusCheck() ? ", status" : ""));
+        report.line("measured window", String.format(Locale.ROOT, "%.1f s after a %d s warm-up", seconds,
+                options.warmup().toSeconds()));
+
+        report.section("throughput");
+        report.number("lifecycles completed", completed, 0, "");
+        report.number("lifecycles per second", rate, 2, "");
+        report.number("events appended per second", events / seconds, 1, "");
+        report.number("events per lifecycle", (double) events / completed, 2, "");
+
+        report.section("latency (closed loop, as the partner sees it)");
+        report.latency("http session/init/payment", window.init, true);
+        report.latency("http session/confirm", window.confirm, true);
+        if (options.statusCheck()) {
+            report.latency("http session/status", window.status, true);
+        }
+        report.latency("init answered to ready_to_confirm received", window.initToReady, false);
+        report.latency("confirm sent to payment_finished received", window.confirmToFinished, false);
+        report.latency("whole lifecycle (init sent to payment_finished received)", window.lifecycle, false);
+        List<DatabaseProbe.Stage> stages = probe.stagesOfSessionsStartedBetween(s0, s1);
+        if (!stages.isEmpty()) {
+            report.raw("inside the service (from its event and outbox tables; p50 / p99 ms):");
+            stages.forEach(stage -> report.raw(String.format(Locale.ROOT, "  %-71s %8.1f %8.1f  (n=%d)",
+                    stage.name(), stage.p50(), stage.p99(), stage.count())));
+            report.figures().put("inside the service", stages);
+        }
+
+        report.section("resources (over the measured window)");
+        report.number("service peak memory (VmHWM, whole run)", peakKiB.isPresent() ? peakKiB.getAsLong() / 1024.0 : Double.NaN, 0, "MiB");
+        double serviceCpu = u1.service() - u0.service();
+        double postgresCpu = u1.postgres() - u0.postgres();
+        double generatorCpu = u1.generator() - u0.generator();
+        double otherCpu = (u1.machine() - u0.machine()) - serviceCpu - (Double.isNaN(postgresCpu) ? 0 : postgresCpu) - generatorCpu;
+        report.number("service cpu seconds per lifecycle", serviceCpu / completed, 4, "s");
+        report.number("postgresql cpu seconds per lifecycle", postgresCpu / completed, 4, "s");
+        report.number("load generator cpu seconds per lifecycle", generatorCpu / completed, 4, "s");
+        report.number("service cpu use", serviceCpu / seconds, 2, "cores");
+        report.number("postgresql cpu use", postgresCpu / seconds, 2, "cores");
+        report.number("load generator cpu use", generatorCpu / seconds, 2, "cores");
+        report.number("other processes' cpu use (shared machine)", otherCpu / seconds, 2, "cores");
+
+        report.section("ceilings (same run, same machine)");
+        report.number("rsa-2048 signatures per second per core", signs, 0, "");
+        report.number("rsa-2048 verifications per second per core", verifies, 0, "");
+        report.number("rsa-2048 signatures per wall-clock second of one thread", signRate.perWallSecond(), 0, "");
+        report.number("rsa-2048 verifications per wall-clock second of one thread", verifyRate.perWallSecond(), 0, "");
+        report.number("postgresql single-row committed inserts per second (1 connection)", inserts, 0, "");
+        report.number("postgresql single-row committed inserts per second (" + insertConnections + " connections)", insertsConcurrent, 0, "");
+
+        double k = (double) window.signedRequests.sum() / completed;
+        double m = (double) (u1.webhooks() - u0.webhooks()) / completed;
+        double j = (double) writingTransactions / completed;
+        double walBytes = (double) (s1.walLsnBytes() - s0.walLsnBytes()) / completed;
+        report.section("cost of one lifecycle (measured in the window)");
+        report.number("signed requests verified by the service (k)", k, 2, "");
+        report.number("webhooks signed by the service (m)", m, 2, "");
+        report.number("writing transactions committed (j)", j, 2, "");
+        report.number("wal bytes", walBytes, 0, "");
+
+        double rsaService = cores / (k / verifies + m / signs);
+        double rsaWithGenerator = cores / ((k + m) / signs + (k + m) / verifies);
+        double database = inserts / j;
+        double binding = Math.min(rsaService, database);
+        report.section("implied ceilings (lifecycles per second)");
+        report.number("ceiling by rsa, service alone on " + cores + " cores", rsaService, 1, "");
+        report.number("ceiling by rsa, service and load generator sharing them", rsaWithGenerator, 1, "");
+        report.number("ceiling by committed inserts (1 connection)", database, 1, "");
+        report.number("lifecycle rate / lowest service ceiling", rate / binding, 3, "");
+        report.line("lowest service ceiling", rsaService <= database ? "rsa" : "committed inserts");
+        // not a machine limit but the run's own cost: where the cores would run out at this cost per lifecycle
+        double ownCpu = (serviceCpu + (Double.isNaN(postgresCpu) ? 0 : postgresCpu)) / completed;
+        report.number("ceiling by measured cpu cost of service and postgresql", cores / ownCpu, 1, "");
+        report.number("ceiling by measured cpu cost of service, postgresql and load generator",
+                cores / (ownCpu + generatorCpu / completed), 1, "");
+
+        report.section("failures");
+        long failed = failures.total();
+        report.number("failures", failed, 0, "");
+        failures.byKind().forEach((kind, count) -> report.raw("  " + count + " x " + kind));
+        if (failed > 0 || completed == 0) {
+            report.raw("");
+            report.raw("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
+            report.raw("!!! THIS RUN HAD " + failed + " FAILURES" + (completed == 0 ? " AND COMPLETED NO LIFECYCLE" : "")
+                    + ": its figures do not describe a healthy service");
+            report.raw("!!! service log: " + service.log());
+            report.raw("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
+        }
+        report.raw("");
+        report.raw("files: " + service.log() + ", " + workDir.resolve("result.json"));
+
+        Map<String, Object> figures = report.figures();
+        figures.put("failures by kind", failures.byKind());
+        ServiceClient.JSON.writerWithDefaultPrettyPrinter().writeValue(workDir.resolve("result.json").toFile(), figures);
+        out.println(report.text());
+        return new Outcome(completed, failed, report.text(), figures, workDir);
+    }
+
+    private void progress(String message) {
+        out.println("[benchmark] " + message);
+    }
+
+    private static String randomHex(int bytes) {
+        byte[] random = new byte[bytes];
+        new SecureRandom().nextBytes(random);
+        return HexFormat.of().formatHex(random);
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+}
