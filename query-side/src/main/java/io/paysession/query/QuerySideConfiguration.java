@@ -1,6 +1,7 @@
 package io.paysession.query;
 
 import io.paysession.query.partner.PartnerDirectoryProjection;
+import io.paysession.query.recurrent.RecurrentTokenProjection;
 import io.paysession.query.session.SessionViewProjection;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
@@ -20,6 +21,8 @@ public class QuerySideConfiguration {
                 .registerListenerInvocationErrorHandler(SessionViewProjection.PROCESSING_GROUP,
                         configuration -> PropagatingErrorHandler.instance())
                 .registerListenerInvocationErrorHandler(PartnerDirectoryProjection.PROCESSING_GROUP,
+                        configuration -> PropagatingErrorHandler.instance())
+                .registerListenerInvocationErrorHandler(RecurrentTokenProjection.PROCESSING_GROUP,
                         configuration -> PropagatingErrorHandler.instance());
     }
 }

@@ -63,7 +63,8 @@ public class AdminPartnerController {
                 publicKey(body).orElseThrow(() -> Fields.missing("public_key")),
                 webhookUrl(body).orElseThrow(() -> Fields.missing("webhook_url")),
                 captureMode(body).orElse(CaptureMode.AUTO),
-                fees(body).orElse(FeeSchedule.NONE));
+                fees(body).orElse(FeeSchedule.NONE),
+                flag(body, "bank_account_ru_token").orElse(false));
         PartnerView partner = registration.register(project, settings);
         return ResponseEntity.created(URI.create("/admin/v1/partners/" + project))
                 .contentType(MediaType.APPLICATION_JSON).body(render(partner));
@@ -81,7 +82,8 @@ public class AdminPartnerController {
                 publicKey(body).orElse(was.publicKeyPem()),
                 webhookUrl(body).orElse(was.webhookUrl()),
                 captureMode(body).orElse(was.captureMode()),
-                fees(body).orElse(was.fees()));
+                fees(body).orElse(was.fees()),
+                flag(body, "bank_account_ru_token").orElse(was.bankAccountToken()));
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
                 .body(render(registration.update(project, settings)));
     }
@@ -143,6 +145,17 @@ public class AdminPartnerController {
                 PaymentsException.invalidRequest("capture_mode must be auto or delayed")));
     }
 
+    private static Optional<Boolean> flag(JsonNode body, String field) {
+        JsonNode value = body.get(field);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isBoolean()) {
+            throw PaymentsException.invalidRequest(field + " must be true or false");
+        }
+        return Optional.of(value.booleanValue());
+    }
+
     private static Optional<FeeSchedule> fees(JsonNode body) {
         return Fields.object(body, "fees", "").map(fees -> {
             JsonNode percent = fees.path("percent_bp");
@@ -169,6 +182,7 @@ public class AdminPartnerController {
         node.putObject("fees")
                 .put("percent_bp", partner.settings().fees().percentBp())
                 .put("fixed", partner.settings().fees().fixed());
+        node.put("bank_account_ru_token", partner.settings().bankAccountToken());
         node.put("created_at", WireFormat.timestamp(partner.registeredAt()));
         node.put("updated_at", WireFormat.timestamp(partner.updatedAt()));
         body.put("service_public_key", serviceKey.publicKeyPem());

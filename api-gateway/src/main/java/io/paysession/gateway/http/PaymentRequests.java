@@ -7,7 +7,10 @@ import io.paysession.api.error.PaymentsException;
 import io.paysession.api.money.Money;
 import io.paysession.api.session.BankAppMethod;
 import io.paysession.api.session.CardMethod;
+import io.paysession.api.recurrent.RecurrentTokenView;
+import io.paysession.api.session.FasterPaymentBindingMethod;
 import io.paysession.api.session.FasterPaymentMethod;
+import io.paysession.api.session.RecurrentMethod;
 import io.paysession.api.session.PaymentData;
 import io.paysession.api.session.PaymentMethod;
 import io.paysession.api.session.QrAppMethod;
@@ -30,7 +33,6 @@ import java.util.regex.Pattern;
 @Component
 public class PaymentRequests {
 
-    private static final Set<String> LATER_METHODS = Set.of("faster_payment_system_binding", "recurrent");
     private static final Pattern PHONE = Pattern.compile("\\+?[0-9]{10,15}");
     private static final Set<String> PLATFORMS = Set.of("mobile", "desktop");
     private static final Pattern TWO_OR_FOUR_DIGITS = Pattern.compile("[0-9]{2}|[0-9]{4}");
@@ -38,14 +40,17 @@ public class PaymentRequests {
     private static final Pattern SECURITY_CODE = Pattern.compile("[0-9]{3,4}");
 
     private final CardVault vault;
+    private final RecurrentTokens recurrentTokens;
 
-    public PaymentRequests(CardVault vault) {
+    public PaymentRequests(CardVault vault, RecurrentTokens recurrentTokens) {
         this.vault = vault;
+        this.recurrentTokens = recurrentTokens;
     }
 
     /** What the body gives of a payment; absent fields stay {@code null}. */
     public PaymentData read(ObjectNode body, String project) {
-        Optional<MethodInput> method = Fields.object(body, "payment_details", "").map(PaymentRequests::paymentDetails);
+        Optional<MethodInput> method = Fields.object(body, "payment_details", "")
+                .map(details -> paymentDetails(details, project));
         Money amount = Fields.amountDetails(body, "amount_details", "").orElse(null);
         JsonNode customer = Fields.object(body, "customer", "").map(PaymentRequests::customer).orElse(null);
         JsonNode paymentOptions = Fields.object(body, "payment_options", "").map(PaymentRequests::paymentOptions)
@@ -67,12 +72,12 @@ public class PaymentRequests {
     private record MethodInput(PaymentMethod method, CardInput card) {
     }
 
-    private static MethodInput paymentDetails(ObjectNode details) {
+    private MethodInput paymentDetails(ObjectNode details, String project) {
         String type = Fields.requiredText(details, "type", "payment_details");
-        if (LATER_METHODS.contains(type)) {
-            throw PaymentsException.invalidRequest("payment_details.type " + type + " is not supported yet");
-        }
         return switch (type) {
+            case "recurrent" -> new MethodInput(recurrent(Fields.requiredObject(details, "recurrent", "payment_details"),
+                    project), null);
+            case "faster_payment_system_binding" -> new MethodInput(new FasterPaymentBindingMethod(), null);
             case "card" -> new MethodInput(null, card(details));
             case "wallet" -> new MethodInput(wallet(details), null);
             case "internet_banking" -> new MethodInput(internetBanking(details), null);
@@ -80,6 +85,34 @@ public class PaymentRequests {
             default -> throw PaymentsException.invalidRequest("payment_details.type must be one of card, wallet, "
                     + "internet_banking, faster_payment_system, faster_payment_system_binding, recurrent");
         };
+    }
+
+    /**
+     * A charge with a recurrent token of this project: {@code merchant} (the default) or {@code client}.
+     * The e-wallet takes no customer-initiated charges (spec). Whether the token is still active is the
+     * token's to say when the payment starts: a disabled token fails the payment with
+     * {@code recurrent_token_inactive}.
+     */
+    private RecurrentMethod recurrent(ObjectNode recurrent, String project) {
+        String path = "payment_details.recurrent";
+        String token = Fields.requiredText(recurrent, "token", path);
+        String initiatorText = Fields.text(recurrent, "initiator", path).orElse("merchant");
+        RecurrentMethod.Initiator initiator = switch (initiatorText) {
+            case "merchant" -> RecurrentMethod.Initiator.MERCHANT;
+            case "client" -> RecurrentMethod.Initiator.CLIENT;
+            default -> throw PaymentsException.invalidRequest(path + ".initiator must be merchant or client");
+        };
+        Fields.text(recurrent, "security_code", path).ifPresent(code -> {
+            if (!SECURITY_CODE.matcher(code).matches()) {
+                throw PaymentsException.invalidRequest(path + ".security_code must be 3 or 4 digits");
+            }
+        });
+        RecurrentTokenView view = recurrentTokens.find(token).filter(found -> found.project().equals(project))
+                .orElseThrow(() -> PaymentsException.invalidRequest(path + ".token is not a recurrent token of this project"));
+        if (view.source() instanceof WalletMethod && initiator == RecurrentMethod.Initiator.CLIENT) {
+            throw PaymentsException.invalidRequest(path + ".initiator client is not supported for e-wallet tokens");
+        }
+        return new RecurrentMethod(token, initiator, view.source());
     }
 
     private static WalletMethod wallet(ObjectNode details) {
@@ -129,14 +162,27 @@ public class PaymentRequests {
                 throw PaymentsException.invalidRequest("payment_options.return_url must be an absolute URL or a deeplink");
             }
         });
-        Fields.object(options, "platform_details", "payment_options").ifPresent(platform ->
-                Fields.text(platform, "type", "payment_options.platform_details").ifPresent(type -> {
-                    if (!PLATFORMS.contains(type)) {
-                        throw PaymentsException.invalidRequest(
-                                "payment_options.platform_details.type must be mobile or desktop");
-                    }
-                }));
+        Fields.object(options, "platform_details", "payment_options").ifPresent(platform -> {
+            Fields.text(platform, "type", "payment_options.platform_details").ifPresent(type -> {
+                if (!PLATFORMS.contains(type)) {
+                    throw PaymentsException.invalidRequest(
+                            "payment_options.platform_details.type must be mobile or desktop");
+                }
+            });
+            requireFlag(platform.get("recurrent"), "payment_options.platform_details.recurrent");
+        });
+        requireFlag(options.get("recurrent"), "payment_options.recurrent");
         return JsonBodies.withoutNulls(options);
+    }
+
+    /** A flag is a boolean, or the string {@code "true"} / {@code "false"} as the spec's examples send it. */
+    private static void requireFlag(JsonNode value, String path) {
+        if (value == null || value.isNull() || value.isBoolean()) {
+            return;
+        }
+        if (!value.isTextual() || !("true".equals(value.textValue()) || "false".equals(value.textValue()))) {
+            throw PaymentsException.invalidRequest(path + " must be true or false");
+        }
     }
 
     private static CardInput card(ObjectNode details) {

@@ -8,6 +8,7 @@ import io.paysession.api.partner.PartnerView;
 import io.paysession.api.partner.RegisterPartnerCommand;
 import io.paysession.api.partner.UpdatePartnerCommand;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.modelling.command.AggregateStreamCreationException;
 import org.axonframework.modelling.command.ConcurrencyException;
 import org.springframework.stereotype.Component;
 
@@ -29,7 +30,7 @@ public class PartnerRegistration {
         }
         try {
             commands.sendAndWait(new RegisterPartnerCommand(PartnerId.of(project), settings));
-        } catch (ConcurrencyException e) {
+        } catch (AggregateStreamCreationException | ConcurrencyException e) {
             // a concurrent registration of the same project won the race
             throw alreadyRegistered(project);
         }

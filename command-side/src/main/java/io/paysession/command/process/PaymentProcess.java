@@ -1,6 +1,9 @@
 package io.paysession.command.process;
 
+import io.paysession.api.error.PaymentsException;
+import io.paysession.api.recurrent.UseRecurrentTokenCommand;
 import io.paysession.api.session.AuthorizationOutcome;
+import io.paysession.api.session.RecurrentMethod;
 import io.paysession.api.session.CardMethod;
 import io.paysession.api.session.MarkPaymentReadyToConfirmCommand;
 import io.paysession.api.session.PaymentCaptureRequestedEvent;
@@ -60,6 +63,14 @@ public class PaymentProcess {
 
     @EventHandler
     void on(PaymentStartedEvent event) {
+        if (event.payment().method() instanceof RecurrentMethod recurrent) {
+            try {
+                commands.send(new UseRecurrentTokenCommand(recurrent.token(), event.sessionId(), event.paymentId()));
+            } catch (PaymentsException refusal) {
+                commands.send(new RefusePaymentCommand(event.sessionId(), event.paymentId(), refusal.details()));
+                return;
+            }
+        }
         RailOrder order = new RailOrder(event.payment().method(), event.payment().amount(),
                 event.terms().captureMode(), null);
         RailOperation operation = new RailOperation(event.sessionId(), event.paymentId(), order);

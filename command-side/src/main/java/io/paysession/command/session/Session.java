@@ -10,6 +10,7 @@ import io.paysession.api.session.CancelSessionCommand;
 import io.paysession.api.session.CaptureSessionCommand;
 import io.paysession.api.session.ConfirmSessionCommand;
 import io.paysession.api.session.CreateSessionCommand;
+import io.paysession.api.session.FasterPaymentBindingMethod;
 import io.paysession.api.session.FasterPaymentMethod;
 import io.paysession.api.session.InitPaymentCommand;
 import io.paysession.api.session.MarkPaymentReadyToConfirmCommand;
@@ -48,6 +49,7 @@ import io.paysession.api.session.RailOrder;
 import io.paysession.api.session.RecordPaymentAuthorizationCommand;
 import io.paysession.api.session.RecordPaymentCaptureCommand;
 import io.paysession.api.session.RecordRefundOutcomeCommand;
+import io.paysession.api.session.RecurrentTokenGrantedEvent;
 import io.paysession.api.session.RefundAcceptedEvent;
 import io.paysession.api.session.RefundDeclinedEvent;
 import io.paysession.api.session.RefundId;
@@ -69,12 +71,14 @@ import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateIdentifier;
 import org.axonframework.spring.stereotype.Aggregate;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.UUID;
 import java.util.Map;
 import java.util.Optional;
 
@@ -108,6 +112,7 @@ public class Session {
     private int stage;
     private RailOrder order;
     private PartnerTerms terms;
+    private boolean recurrentRequested;
     private int outcomeQueries;
     private Money captured;
     private Money refunded;
@@ -372,8 +377,25 @@ public class Session {
         }
     }
 
+    /**
+     * The payment is paid. A payment that asked for a recurrent token grants it first (the token is named
+     * after the payment, so a replay names it the same); a binding charges nothing and costs no fee; the
+     * payer-account token is shown only to partners for whom it is enabled.
+     */
     private void succeed(TransactionInfo info, Money amount, Instant now) {
-        apply(new PaymentSucceededEvent(sessionId, paymentId, info, amount, terms.fees().feeFor(amount), now));
+        PaymentMethod method = order.method();
+        if (recurrentRequested && method.supportsRecurrentToken()) {
+            apply(new RecurrentTokenGrantedEvent(sessionId, paymentId, recurrentTokenOf(paymentId), project, method, now));
+        }
+        Money charged = method.charges() ? amount : new Money(0, amount.currency());
+        Money fee = method.charges() ? terms.fees().feeFor(charged) : new Money(0, amount.currency());
+        TransactionInfo shown = info != null && !terms.bankAccountToken() ? info.withoutAccountToken() : info;
+        apply(new PaymentSucceededEvent(sessionId, paymentId, shown, charged, fee, now));
+    }
+
+    static String recurrentTokenOf(PaymentId payment) {
+        return "rt_" + UUID.nameUUIDFromBytes(("recurrent-token:" + payment.value()).getBytes(StandardCharsets.UTF_8))
+                .toString().replace("-", "");
     }
 
     private void fail(ErrorDetails reason, Clock clock) {
@@ -474,6 +496,16 @@ public class Session {
         data.missingRequiredField().ifPresent(field -> {
             throw PaymentsException.invalidRequest(field + " is required to start a payment");
         });
+        if (data.method() instanceof FasterPaymentBindingMethod) {
+            if (data.amount().minorUnits() != 1) {
+                throw PaymentsException.invalidRequest(
+                        "amount_details.amount must be 1 for faster_payment_system_binding (it is not charged)");
+            }
+            if (!data.recurrentRequested()) {
+                throw PaymentsException.invalidRequest(
+                        "payment_options.recurrent must be true for faster_payment_system_binding");
+            }
+        }
     }
 
     private Money inFlight() {
@@ -540,6 +572,7 @@ public class Session {
         terms = event.terms();
         order = new RailOrder(event.payment().method(), event.payment().amount(), terms.captureMode(),
                 returnUrl(event.payment()));
+        recurrentRequested = event.payment().recurrentRequested();
         draft = PaymentData.EMPTY;
         enter(OperationState.IN_PROGRESS);
     }

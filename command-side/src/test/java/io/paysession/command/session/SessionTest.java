@@ -17,7 +17,9 @@ import io.paysession.api.session.CardMethod;
 import io.paysession.api.session.ConfirmSessionCommand;
 import io.paysession.api.session.CreateSessionCommand;
 import io.paysession.api.session.CustomerInteraction;
+import io.paysession.api.session.FasterPaymentBindingMethod;
 import io.paysession.api.session.FasterPaymentMethod;
+import io.paysession.api.session.RecurrentTokenGrantedEvent;
 import io.paysession.api.session.InitPaymentCommand;
 import io.paysession.api.session.MarkPaymentReadyToConfirmCommand;
 import io.paysession.api.session.PaymentActionRequiredEvent;
@@ -792,6 +794,76 @@ class SessionTest {
                     .when(new RefundSessionCommand(SESSION, REFUND, PROJECT, Money.of(4_001, "rub"), null))
                     .expectException(refusedWith(ErrorCode.REFUND_AMOUNT_TOO_LARGE))
                     .expectNoEvents();
+        }
+    }
+
+    @Nested
+    class RecurrentTokens {
+
+        private final PaymentData recurrentCard = new PaymentData(CARD, AMOUNT, CUSTOMER,
+                JsonNodeFactory.instance.objectNode().put("recurrent", "true"), null, null, null);
+
+        private Object[] confirmedWith(PaymentData data, PaymentMethod method, PartnerTerms terms) {
+            return new Object[]{created(), new PaymentStartedEvent(SESSION, PAYMENT, data, terms, NOW), readyToConfirm(),
+                    new PaymentConfirmedEvent(SESSION, PAYMENT, order(method, terms), NOW)};
+        }
+
+        @Test
+        void aPaymentThatAskedForATokenGrantsItJustBeforeItSucceeds() {
+            String token = Session.recurrentTokenOf(PAYMENT);
+            fixture.given(confirmedWith(recurrentCard, CARD, AUTO))
+                    .when(answer(new AuthorizationOutcome.Approved(AUTH)))
+                    .expectEvents(new RecurrentTokenGrantedEvent(SESSION, PAYMENT, token, PROJECT, CARD, NOW),
+                            succeeded(AMOUNT));
+        }
+
+        @Test
+        void aFailedPaymentGrantsNoToken() {
+            fixture.given(confirmedWith(recurrentCard, CARD, AUTO))
+                    .when(answer(new AuthorizationOutcome.Declined(
+                            ErrorDetails.of(ErrorCode.DECLINED_BY_ISSUER_BANK, "no"))))
+                    .expectEvents(failed(ErrorCode.DECLINED_BY_ISSUER_BANK, "no"));
+        }
+
+        @Test
+        void aPaymentThatAskedForNoTokenGrantsNone() {
+            fixture.given(confirmedWith(CARD_PAYMENT, CARD, AUTO))
+                    .when(answer(new AuthorizationOutcome.Approved(AUTH)))
+                    .expectEvents(succeeded(AMOUNT));
+        }
+
+        @Test
+        void theTokenIsNamedAfterThePaymentSoAReplayNamesItTheSame() {
+            org.assertj.core.api.Assertions.assertThat(Session.recurrentTokenOf(PAYMENT))
+                    .isEqualTo(Session.recurrentTokenOf(PaymentId.of("pm_7")))
+                    .isNotEqualTo(Session.recurrentTokenOf(PaymentId.of("pm_8")))
+                    .matches("rt_[0-9a-f]{32}");
+        }
+
+        @Test
+        void aBindingChargesNothingCostsNoFeeAndShowsTheAccountTokenWhenEnabled() {
+            PaymentMethod binding = new FasterPaymentBindingMethod();
+            PaymentData data = new PaymentData(binding, Money.of(1, "rub"), CUSTOMER,
+                    JsonNodeFactory.instance.objectNode().put("recurrent", true), null, null, null);
+            PartnerTerms withAccountToken = new PartnerTerms(CaptureMode.AUTO, FEES, true);
+            TransactionInfo info = new TransactionInfo(null, null, null, "bat_1");
+            fixture.given(created(), new PaymentStartedEvent(SESSION, PAYMENT, data, withAccountToken, NOW),
+                            readyToConfirm(), new PaymentConfirmedEvent(SESSION, PAYMENT,
+                                    new RailOrder(binding, Money.of(1, "rub"), CaptureMode.AUTO, null), NOW))
+                    .when(answer(new AuthorizationOutcome.Approved(info)))
+                    .expectEvents(new RecurrentTokenGrantedEvent(SESSION, PAYMENT, Session.recurrentTokenOf(PAYMENT),
+                                    PROJECT, binding, NOW),
+                            new PaymentSucceededEvent(SESSION, PAYMENT, info, Money.of(0, "rub"), Money.of(0, "rub"), NOW));
+        }
+
+        @Test
+        void theAccountTokenIsLeftOutForPartnersWithoutIt() {
+            PaymentMethod fps = new FasterPaymentMethod(null);
+            TransactionInfo info = new TransactionInfo(null, null, "A1", "bat_1");
+            fixture.given(confirmedWith(payment(fps), fps, AUTO))
+                    .when(answer(new AuthorizationOutcome.Approved(info)))
+                    .expectEvents(new PaymentSucceededEvent(SESSION, PAYMENT, new TransactionInfo(null, null, "A1", null),
+                            AMOUNT, FEES.feeFor(AMOUNT), NOW));
         }
     }
 }

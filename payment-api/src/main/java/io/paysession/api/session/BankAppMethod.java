@@ -15,4 +15,9 @@ public record BankAppMethod() implements PaymentMethod {
     public boolean supportsHold() {
         return true;
     }
+
+    @Override
+    public boolean supportsRecurrentToken() {
+        return true;
+    }
 }

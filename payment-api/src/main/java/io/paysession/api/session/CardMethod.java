@@ -28,4 +28,9 @@ public record CardMethod(String vaultToken, String brand, String bin, String las
     public boolean supportsHold() {
         return true;
     }
+
+    @Override
+    public boolean supportsRecurrentToken() {
+        return true;
+    }
 }

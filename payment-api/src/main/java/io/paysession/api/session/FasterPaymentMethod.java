@@ -7,4 +7,9 @@ public record FasterPaymentMethod(String description) implements PaymentMethod {
     public String wireType() {
         return "faster_payment_system";
     }
+
+    @Override
+    public boolean supportsRecurrentToken() {
+        return true;
+    }
 }

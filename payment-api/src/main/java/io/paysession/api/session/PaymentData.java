@@ -52,6 +52,20 @@ public record PaymentData(PaymentMethod method,
         return Optional.empty();
     }
 
+    /**
+     * Whether the partner asked for a recurrent token: {@code payment_options.recurrent} true (or the string
+     * {@code "true"}), also inside {@code platform_details} as the spec's example has it.
+     */
+    @JsonIgnore
+    public boolean recurrentRequested() {
+        return paymentOptions != null && (isTrue(paymentOptions.path("recurrent"))
+                || isTrue(paymentOptions.path("platform_details").path("recurrent")));
+    }
+
+    private static boolean isTrue(JsonNode value) {
+        return value.isBoolean() ? value.booleanValue() : value.isTextual() && "true".equalsIgnoreCase(value.textValue());
+    }
+
     @JsonIgnore
     public boolean isEmpty() {
         return EMPTY.equals(this);

@@ -1,10 +1,19 @@
 package io.paysession.api.session;
 
 /** What the rail reports about a completed transaction; absent values are left out on the wire. */
-public record TransactionInfo(String rrn, String authCode, String fpMessageId) {
+public record TransactionInfo(String rrn, String authCode, String fpMessageId, String bankAccountRuToken) {
+
+    public TransactionInfo(String rrn, String authCode, String fpMessageId) {
+        this(rrn, authCode, fpMessageId, null);
+    }
 
     public static TransactionInfo card(String rrn, String authCode) {
-        return new TransactionInfo(rrn, authCode, null);
+        return new TransactionInfo(rrn, authCode, null, null);
+    }
+
+    /** This information without the payer's account token, for partners who did not ask for it. */
+    public TransactionInfo withoutAccountToken() {
+        return new TransactionInfo(rrn, authCode, fpMessageId, null);
     }
 
     /** This information completed by {@code later}: a later answer of the rail wins where it says something. */
@@ -14,6 +23,7 @@ public record TransactionInfo(String rrn, String authCode, String fpMessageId) {
         }
         return new TransactionInfo(later.rrn != null ? later.rrn : rrn,
                 later.authCode != null ? later.authCode : authCode,
-                later.fpMessageId != null ? later.fpMessageId : fpMessageId);
+                later.fpMessageId != null ? later.fpMessageId : fpMessageId,
+                later.bankAccountRuToken != null ? later.bankAccountRuToken : bankAccountRuToken);
     }
 }

@@ -7,4 +7,9 @@ public record WalletMethod() implements PaymentMethod {
     public String wireType() {
         return "wallet";
     }
+
+    @Override
+    public boolean supportsRecurrentToken() {
+        return true;
+    }
 }

@@ -19,6 +19,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import io.paysession.api.recurrent.*;
+import io.paysession.api.partner.PartnerTerms;
 import io.paysession.api.money.Money;
 import io.paysession.api.session.*;
 import java.util.Set;
@@ -31,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EventJsonRoundTripTest {
 
     private static final ObjectMapper JSON = PaymentJson.newObjectMapper();
-    private static final List<String> MESSAGE_PACKAGES = List.of("io.paysession.api.session", "io.paysession.api.partner");
+    private static final List<String> MESSAGE_PACKAGES = List.of("io.paysession.api.session", "io.paysession.api.partner",
+            "io.paysession.api.recurrent");
     private static final PartnerSettings SETTINGS = new PartnerSettings(
             "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----\n",
             "https://shop.example/webhooks", CaptureMode.DELAYED, new FeeSchedule(250, 30));
@@ -64,6 +67,19 @@ class EventJsonRoundTripTest {
                 new RegisterPartnerCommand(PartnerId.of(PROJECT), SETTINGS),
                 new UpdatePartnerCommand(PartnerId.of(PROJECT), SETTINGS),
                 new FindPartnerQuery(PROJECT),
+                new RecurrentTokenGrantedEvent(SESSION, PAYMENT, "rt_1", PROJECT, VISA, at(4)),
+                new IssueRecurrentTokenCommand("rt_1", PROJECT, SESSION, PAYMENT, new BankAppMethod(), at(4)),
+                new UseRecurrentTokenCommand("rt_1", SESSION, PAYMENT),
+                new DisableRecurrentTokenCommand("rt_1", PROJECT),
+                new RecurrentTokenIssuedEvent("rt_1", PROJECT, SESSION, PAYMENT, new FasterPaymentBindingMethod(), at(4)),
+                new RecurrentTokenUsedEvent("rt_1", SESSION, PAYMENT, at(5)),
+                new RecurrentTokenDisabledEvent("rt_1", at(6)),
+                new FindRecurrentTokenQuery("rt_1"),
+                new PaymentStartedEvent(SESSION, PAYMENT, new PaymentData(new RecurrentMethod("rt_1",
+                        RecurrentMethod.Initiator.CLIENT, VISA), AMOUNT, json("{}"), json("{\"recurrent\":\"true\"}"),
+                        null, null, null), new PartnerTerms(CaptureMode.AUTO, FeeSchedule.NONE, true), T0),
+                new PaymentSucceededEvent(SESSION, PAYMENT, new TransactionInfo(null, null, "A1", "bat_1"), AMOUNT,
+                        AMOUNT, at(4)),
                 new CreateSessionCommand(SESSION, PROJECT, ApiVersion.V1, null, PAYOUT_DATA),
                 new PayoutStartedEvent(SESSION, PAYOUT, PAYOUT_DATA, T0),
                 new PayoutStartedEvent(SESSION, PAYOUT, new PayoutData(new PayoutMethod.Iban("global",

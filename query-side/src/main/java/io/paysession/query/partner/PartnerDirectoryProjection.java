@@ -43,14 +43,14 @@ public class PartnerDirectoryProjection {
     private void upsert(String project, PartnerSettings settings, Timestamp at) {
         jdbc.update("""
                         insert into partner_directory (project, public_key_pem, webhook_url, capture_mode, fee_percent_bp,
-                                                       fee_fixed, registered_at, updated_at)
-                        values (?, ?, ?, ?, ?, ?, ?, ?)
+                                                       fee_fixed, bank_account_token, registered_at, updated_at)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         on conflict (project) do update set public_key_pem = excluded.public_key_pem,
                             webhook_url = excluded.webhook_url, capture_mode = excluded.capture_mode,
                             fee_percent_bp = excluded.fee_percent_bp, fee_fixed = excluded.fee_fixed,
-                            updated_at = excluded.updated_at""",
+                            bank_account_token = excluded.bank_account_token, updated_at = excluded.updated_at""",
                 project, settings.publicKeyPem(), settings.webhookUrl(), settings.captureMode().wireName(),
-                settings.fees().percentBp(), settings.fees().fixed(), at, at);
+                settings.fees().percentBp(), settings.fees().fixed(), settings.bankAccountToken(), at, at);
     }
 
     @QueryHandler
@@ -59,7 +59,8 @@ public class PartnerDirectoryProjection {
                 (row, index) -> new PartnerView(row.getString("project"),
                         new PartnerSettings(row.getString("public_key_pem"), row.getString("webhook_url"),
                                 CaptureMode.fromWireName(row.getString("capture_mode")),
-                                new FeeSchedule(row.getInt("fee_percent_bp"), row.getLong("fee_fixed"))),
+                                new FeeSchedule(row.getInt("fee_percent_bp"), row.getLong("fee_fixed")),
+                                row.getBoolean("bank_account_token")),
                         row.getTimestamp("registered_at").toInstant(), row.getTimestamp("updated_at").toInstant()),
                 query.project());
         return found.stream().findFirst();

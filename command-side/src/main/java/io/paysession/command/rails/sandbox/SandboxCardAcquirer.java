@@ -6,6 +6,7 @@ import io.paysession.api.money.Money;
 import io.paysession.api.session.AuthorizationOutcome;
 import io.paysession.api.session.CardMethod;
 import io.paysession.api.session.PaymentMethod;
+import io.paysession.api.session.RecurrentMethod;
 import io.paysession.api.session.RefundId;
 import io.paysession.api.session.TransactionInfo;
 import io.paysession.command.rails.PaymentRail;
@@ -49,7 +50,20 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
 
     @Override
     public boolean handles(PaymentMethod method) {
-        return method instanceof CardMethod;
+        return cardOf(method) != null;
+    }
+
+    /** The card of a payment: its own, or the one its recurrent token stands for. */
+    private static CardMethod cardOf(PaymentMethod method) {
+        if (method instanceof CardMethod card) {
+            return card;
+        }
+        return method instanceof RecurrentMethod recurrent && recurrent.source() instanceof CardMethod card ? card : null;
+    }
+
+    /** A merchant-initiated charge with a token has no customer present: no 3-D Secure challenge. */
+    private static boolean customerPresent(RailOperation operation) {
+        return !(operation.order().method() instanceof RecurrentMethod recurrent && recurrent.merchantInitiated());
     }
 
     @Override
@@ -75,7 +89,7 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
             if (card.isEmpty()) {
                 return new AuthorizationOutcome.Declined(unknownCard());
             }
-            if (SandboxTestCards.needsThreeDSecure(card.get().number())) {
+            if (SandboxTestCards.needsThreeDSecure(card.get().number()) && customerPresent(operation)) {
                 return new AuthorizationOutcome.PayerActionRequired(
                         interactions.open(operation, InteractionKind.THREE_D_SECURE));
             }
@@ -139,7 +153,7 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
     }
 
     private Optional<RevealedCard> reveal(RailOperation operation) {
-        return vault.reveal(((CardMethod) operation.order().method()).vaultToken());
+        return vault.reveal(cardOf(operation.order().method()).vaultToken());
     }
 
     private static ErrorDetails unknownCard() {

@@ -5,7 +5,9 @@ import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.money.Money;
 import io.paysession.api.session.AuthorizationOutcome;
 import io.paysession.api.session.BankAppMethod;
+import io.paysession.api.session.FasterPaymentBindingMethod;
 import io.paysession.api.session.FasterPaymentMethod;
+import io.paysession.api.session.RecurrentMethod;
 import io.paysession.api.session.PaymentMethod;
 import io.paysession.api.session.QrAppMethod;
 import io.paysession.api.session.RefundId;
@@ -44,8 +46,14 @@ public class SandboxPayerRails implements PaymentRail, PayerDecisions {
 
     @Override
     public boolean handles(PaymentMethod method) {
-        return method instanceof WalletMethod || method instanceof BankAppMethod || method instanceof QrAppMethod
-                || method instanceof FasterPaymentMethod;
+        PaymentMethod own = ownMethod(method);
+        return own instanceof WalletMethod || own instanceof BankAppMethod || own instanceof QrAppMethod
+                || own instanceof FasterPaymentMethod || own instanceof FasterPaymentBindingMethod;
+    }
+
+    /** The method a payment is really made with: its own, or the one its recurrent token stands for. */
+    private static PaymentMethod ownMethod(PaymentMethod method) {
+        return method instanceof RecurrentMethod recurrent ? recurrent.source() : method;
     }
 
     @Override
@@ -53,10 +61,18 @@ public class SandboxPayerRails implements PaymentRail, PayerDecisions {
         return scheduler.later(PrecheckResult.Passed::new);
     }
 
+    /**
+     * The payer approves in the application, but not for a merchant-initiated charge with a token: the payer
+     * agreed to those when the token was made, and is not there.
+     */
     @Override
     public CompletionStage<AuthorizationOutcome> authorize(RailOperation operation) {
+        PaymentMethod method = operation.order().method();
+        if (method instanceof RecurrentMethod recurrent && recurrent.merchantInitiated()) {
+            return scheduler.later(() -> paid(operation, ownMethod(method)));
+        }
         return scheduler.later(() -> new AuthorizationOutcome.PayerActionRequired(
-                interactions.open(operation, kindOf(operation.order().method()))));
+                interactions.open(operation, kindOf(ownMethod(method)))));
     }
 
     /** These rails always answer; a query only happens after an unknown outcome, which they never give. */
@@ -76,12 +92,31 @@ public class SandboxPayerRails implements PaymentRail, PayerDecisions {
             return new AuthorizationOutcome.Declined(ErrorDetails.of(ErrorCode.DECLINED_BY_ISSUER_BANK,
                     "The payer declined the payment in the application"));
         }
-        TransactionInfo info = interaction.kind() == InteractionKind.FASTER_PAYMENT
-                ? new TransactionInfo(null, null, fpMessageId())
-                : new TransactionInfo(null, null, null);
-        return interaction.operation().order().holds()
-                ? new AuthorizationOutcome.Held(info)
-                : new AuthorizationOutcome.Approved(info);
+        return paid(interaction.operation(), ownMethod(interaction.operation().order().method()));
+    }
+
+    /**
+     * Instant payments carry their message id and the payer's account token (shown only to partners for
+     * whom the operator enabled it); a binding charges nothing, so it has no message id.
+     */
+    private AuthorizationOutcome paid(RailOperation operation, PaymentMethod method) {
+        TransactionInfo info;
+        if (method instanceof FasterPaymentMethod) {
+            info = new TransactionInfo(null, null, fpMessageId(), accountToken());
+        } else if (method instanceof FasterPaymentBindingMethod) {
+            info = new TransactionInfo(null, null, null, accountToken());
+        } else {
+            info = new TransactionInfo(null, null, null);
+        }
+        return operation.order().holds() ? new AuthorizationOutcome.Held(info) : new AuthorizationOutcome.Approved(info);
+    }
+
+    private String accountToken() {
+        StringBuilder token = new StringBuilder("bat_");
+        for (int i = 0; i < 32; i++) {
+            token.append(Character.forDigit(random.nextInt(16), 16));
+        }
+        return token.toString();
     }
 
     @Override
@@ -109,7 +144,7 @@ public class SandboxPayerRails implements PaymentRail, PayerDecisions {
         if (method instanceof QrAppMethod) {
             return InteractionKind.QR_APP;
         }
-        return InteractionKind.FASTER_PAYMENT;
+        return InteractionKind.FASTER_PAYMENT; // instant payments and bindings of an instant-payment account
     }
 
     /** An instant-payment message id: a letter and 31 digits. */

@@ -25,57 +25,68 @@ public record PaymentView(String id,
                           Money merchantFee,
                           TransactionInfo transactionInfo,
                           ErrorDetails error,
-                          List<RefundView> refunds) {
+                          List<RefundView> refunds,
+                          RecurrentGrant recurrent) {
+
+    /** The recurrent token a successful payment granted, as of the grant. */
+    public record RecurrentGrant(String token, Instant createdAt) {
+    }
 
     public PaymentView {
         refunds = refunds == null ? List.of() : List.copyOf(refunds);
     }
 
     static PaymentView started(String id, PaymentData data, Instant at) {
-        return new PaymentView(id, OperationState.IN_PROGRESS, at, null, data, null, null, null, null, null, List.of());
+        return new PaymentView(id, OperationState.IN_PROGRESS, at, null, data, null, null, null, null, null, List.of(),
+                null);
     }
 
     PaymentView inState(OperationState newState) {
         return new PaymentView(id, newState, createdAt, finishedAt, data, customerInteraction, capturedAmount,
-                merchantFee, transactionInfo, error, refunds);
+                merchantFee, transactionInfo, error, refunds, recurrent);
     }
 
     PaymentView awaitingPayer(CustomerInteraction interaction) {
         return new PaymentView(id, OperationState.AWAITING_PAYER_ACTION, createdAt, finishedAt, data, interaction,
-                capturedAmount, merchantFee, transactionInfo, error, refunds);
+                capturedAmount, merchantFee, transactionInfo, error, refunds, recurrent);
     }
 
     PaymentView held(TransactionInfo info) {
         return new PaymentView(id, OperationState.AWAITING_CAPTURE, createdAt, finishedAt, data, customerInteraction,
-                capturedAmount, merchantFee, merged(info), error, refunds);
+                capturedAmount, merchantFee, merged(info), error, refunds, recurrent);
     }
 
     PaymentView capturing(Money amount) {
         return new PaymentView(id, OperationState.CAPTURING, createdAt, finishedAt, data, customerInteraction, amount,
-                merchantFee, transactionInfo, error, refunds);
+                merchantFee, transactionInfo, error, refunds, recurrent);
     }
 
     PaymentView succeeded(TransactionInfo info, Money captured, Money fee, Instant at) {
         return new PaymentView(id, OperationState.SUCCEEDED, createdAt, at, data, customerInteraction, captured, fee,
-                merged(info), null, refunds);
+                merged(info), null, refunds, recurrent);
     }
 
     PaymentView failed(ErrorDetails failure, Instant at) {
         return new PaymentView(id, OperationState.FAILED, createdAt, at, data, customerInteraction, capturedAmount,
-                merchantFee, transactionInfo, failure, refunds);
+                merchantFee, transactionInfo, failure, refunds, recurrent);
     }
 
     PaymentView withRefundAdded(RefundView refund) {
         List<RefundView> all = new ArrayList<>(refunds);
         all.add(refund);
         return new PaymentView(id, state, createdAt, finishedAt, data, customerInteraction, capturedAmount,
-                merchantFee, transactionInfo, error, all);
+                merchantFee, transactionInfo, error, all, recurrent);
     }
 
     PaymentView withRefund(String refundId, UnaryOperator<RefundView> change) {
         return new PaymentView(id, state, createdAt, finishedAt, data, customerInteraction, capturedAmount,
                 merchantFee, transactionInfo, error,
-                refunds.stream().map(refund -> refund.id().equals(refundId) ? change.apply(refund) : refund).toList());
+                refunds.stream().map(refund -> refund.id().equals(refundId) ? change.apply(refund) : refund).toList(), recurrent);
+    }
+
+    PaymentView withRecurrent(String token, Instant at) {
+        return new PaymentView(id, state, createdAt, finishedAt, data, customerInteraction, capturedAmount,
+                merchantFee, transactionInfo, error, refunds, new RecurrentGrant(token, at));
     }
 
     public boolean hasRefundInProgress() {

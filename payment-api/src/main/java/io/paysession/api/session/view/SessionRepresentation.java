@@ -12,6 +12,7 @@ import io.paysession.api.session.CardMethod;
 import io.paysession.api.session.CustomerInteraction;
 import io.paysession.api.session.FasterPaymentMethod;
 import io.paysession.api.session.QrAppMethod;
+import io.paysession.api.session.RecurrentMethod;
 import io.paysession.api.session.WalletMethod;
 import io.paysession.api.session.PaymentData;
 import io.paysession.api.session.PaymentMethod;
@@ -80,6 +81,13 @@ public final class SessionRepresentation {
         putIfPresent(node, "metadata", data.metadata());
         putIfPresent(node, "participant_details", data.participantDetails());
         putInteraction(node, payment.customerInteraction());
+        if (payment.recurrent() != null) {
+            node.putObject("recurrent")
+                    .put("token", payment.recurrent().token())
+                    .put("created_at", WireFormat.timestamp(payment.recurrent().createdAt()))
+                    .put("is_active", true)
+                    .put("type", "recurrent_token");
+        }
         putTransactionInfo(node, payment.transactionInfo());
         putError(node, payment.error());
         if (!payment.refunds().isEmpty()) {
@@ -139,7 +147,7 @@ public final class SessionRepresentation {
 
     /** {@code gross} is what was debited (less than the amount after a partial capture), {@code net} that less the fee. */
     private static void putAmounts(ObjectNode node, PaymentView payment) {
-        if (payment.merchantFee() == null && payment.capturedAmount() == null) {
+        if (payment.merchantFee() == null && payment.capturedAmount() == null || !payment.data().method().charges()) {
             return;
         }
         ObjectNode amounts = node.putObject("amounts");
@@ -202,6 +210,9 @@ public final class SessionRepresentation {
         } else if (method instanceof FasterPaymentMethod fps) {
             ObjectNode fpsNode = details.putObject("faster_payment_system");
             putText(fpsNode, "description", fps.description());
+        } else if (method instanceof RecurrentMethod recurrent) {
+            details.putObject("recurrent").put("token", recurrent.token())
+                    .put("initiator", recurrent.initiator().wireName());
         }
         return details;
     }
@@ -232,6 +243,9 @@ public final class SessionRepresentation {
         }
         if (info.fpMessageId() != null) {
             infoNode.put("fp_message_id", info.fpMessageId());
+        }
+        if (info.bankAccountRuToken() != null) {
+            infoNode.put("bank_account_ru_token", info.bankAccountRuToken());
         }
         if (!infoNode.isEmpty()) {
             node.set("transaction_info", infoNode);

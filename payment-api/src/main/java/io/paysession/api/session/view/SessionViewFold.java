@@ -17,6 +17,7 @@ import io.paysession.api.session.PayoutOutcomeUnknownEvent;
 import io.paysession.api.session.PayoutReadyToConfirmEvent;
 import io.paysession.api.session.PayoutStartedEvent;
 import io.paysession.api.session.PayoutSucceededEvent;
+import io.paysession.api.session.RecurrentTokenGrantedEvent;
 import io.paysession.api.session.RefundAcceptedEvent;
 import io.paysession.api.session.RefundDeclinedEvent;
 import io.paysession.api.session.RefundRequestedEvent;
@@ -106,6 +107,10 @@ public final class SessionViewFold {
             return view.withNextAction(null)
                     .withCapturedAt(capture.occurredAt())
                     .withPayment(capture.paymentId().value(), p -> p.capturing(capture.captureAmount()));
+        }
+        if (event instanceof RecurrentTokenGrantedEvent granted) {
+            return view.withPayment(granted.paymentId().value(), p -> p.withRecurrent(granted.token(),
+                    granted.occurredAt()));
         }
         if (event instanceof PaymentSucceededEvent succeeded) {
             return view.withStatus(SessionStatus.ACCEPTED)

@@ -1,0 +1,5 @@
+package io.paysession.api.recurrent;
+
+/** Answers with an {@code Optional<RecurrentTokenView>}. */
+public record FindRecurrentTokenQuery(String token) {
+}
