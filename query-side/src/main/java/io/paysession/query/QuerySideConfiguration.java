@@ -2,6 +2,7 @@ package io.paysession.query;
 
 import io.paysession.query.partner.PartnerDirectoryProjection;
 import io.paysession.query.recurrent.RecurrentTokenProjection;
+import io.paysession.query.settlement.SettlementProjection;
 import io.paysession.query.session.SessionViewProjection;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
@@ -23,6 +24,8 @@ public class QuerySideConfiguration {
                 .registerListenerInvocationErrorHandler(PartnerDirectoryProjection.PROCESSING_GROUP,
                         configuration -> PropagatingErrorHandler.instance())
                 .registerListenerInvocationErrorHandler(RecurrentTokenProjection.PROCESSING_GROUP,
+                        configuration -> PropagatingErrorHandler.instance())
+                .registerListenerInvocationErrorHandler(SettlementProjection.PROCESSING_GROUP,
                         configuration -> PropagatingErrorHandler.instance());
     }
 }

@@ -87,6 +87,7 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
                     "X-PARTNER-SIGN is not a valid signature of the body by the project's key");
             return;
         }
+        response.setHeader("X-Request-Id", RequestMetadata.requestId(request));
         request.setAttribute(PARTNER_ATTRIBUTE, partner.get());
         request.setAttribute(BODY_ATTRIBUTE, body);
         chain.doFilter(new CachedBodyRequest(request, body), response);

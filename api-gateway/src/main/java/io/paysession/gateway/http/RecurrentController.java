@@ -7,6 +7,7 @@ import io.paysession.api.recurrent.DisableRecurrentTokenCommand;
 import io.paysession.api.recurrent.RecurrentTokenView;
 import io.paysession.api.wire.WireFormat;
 import jakarta.servlet.http.HttpServletRequest;
+import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -40,7 +41,8 @@ public class RecurrentController {
     public ResponseEntity<ObjectNode> disable(@PathVariable String version, HttpServletRequest request) {
         SessionController.version(version);
         RecurrentTokenView token = token(request);
-        commands.sendAndWait(new DisableRecurrentTokenCommand(token.token(), token.project()));
+        commands.sendAndWait(GenericCommandMessage.asCommandMessage(
+                new DisableRecurrentTokenCommand(token.token(), token.project())).andMetaData(RequestMetadata.current()));
         return answer(tokens.find(token.token()).orElseThrow());
     }
 

@@ -32,7 +32,8 @@ public class SessionStates {
     }
 
     public SessionView runAndRead(SessionId sessionId, Object command) {
-        CommandMessage<Object> message = GenericCommandMessage.asCommandMessage(command);
+        CommandMessage<Object> message = GenericCommandMessage.<Object>asCommandMessage(command)
+                .andMetaData(RequestMetadata.current());
         commands.sendAndWait(message);
         return stateAfter(sessionId, message.getIdentifier());
     }

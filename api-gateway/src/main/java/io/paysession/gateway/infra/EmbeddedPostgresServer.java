@@ -6,6 +6,10 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.StandardOpenOption;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,15 +29,76 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
     private final EmbeddedPostgres postgres;
     private final Path dataDirectory;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final int attachedPort;
 
-    private EmbeddedPostgresServer(EmbeddedPostgres postgres, Path dataDirectory) {
+    private EmbeddedPostgresServer(EmbeddedPostgres postgres, Path dataDirectory, FileChannel lockChannel,
+                                   FileLock lock, int attachedPort) {
         this.postgres = postgres;
         this.dataDirectory = dataDirectory;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+        this.attachedPort = attachedPort;
     }
 
+    /**
+     * Starts the server of {@code dataDirectory}, holding its lock file for as long as it runs. The lock
+     * tells a PostgreSQL left by a killed process (stopped, then started again) from one a living process
+     * serves (never touched: a second service on the same directory refuses to start).
+     */
     public static EmbeddedPostgresServer start(Path dataDirectory, int port) {
+        Locked locked = lock(dataDirectory);
+        if (locked.lock() == null) {
+            closeQuietly(locked.channel());
+            throw new IllegalStateException("the data directory " + dataDirectory + " is in use by another running "
+                    + "service; stop it, or give this one another PAYMENTS_DATA_DIR");
+        }
+        return startLocked(dataDirectory, port, locked);
+    }
+
+    /**
+     * For tools that run beside a service (the audit command line): connects to the server a running
+     * service holds, or starts it (and holds the lock) when no service runs.
+     */
+    public static EmbeddedPostgresServer startOrAttach(Path dataDirectory) {
+        Locked locked = lock(dataDirectory);
+        if (locked.lock() != null) {
+            return startLocked(dataDirectory, 0, locked);
+        }
+        closeQuietly(locked.channel());
+        try {
+            List<String> pid = Files.readAllLines(dataDirectory.resolve("postmaster.pid"), StandardCharsets.UTF_8);
+            int port = Integer.parseInt(pid.get(3).trim());
+            log.info("Attached to the running embedded PostgreSQL of {} on port {}", dataDirectory, port);
+            return new EmbeddedPostgresServer(null, dataDirectory, null, null, port);
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("the data directory " + dataDirectory + " is locked, but its PostgreSQL "
+                    + "cannot be found", e);
+        }
+    }
+
+    private record Locked(FileChannel channel, FileLock lock) {
+    }
+
+    private static Locked lock(Path dataDirectory) {
         try {
             Files.createDirectories(dataDirectory);
+            FileChannel channel = FileChannel.open(dataDirectory.resolveSibling(dataDirectory.getFileName() + ".lock"),
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try {
+                return new Locked(channel, channel.tryLock());
+            } catch (OverlappingFileLockException e) {
+                // held by this very JVM (a tool running inside a test's application)
+                return new Locked(channel, null);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot lock the data directory " + dataDirectory, e);
+        }
+    }
+
+    private static EmbeddedPostgresServer startLocked(Path dataDirectory, int port, Locked locked) {
+        try {
             stopOrphanedServer(dataDirectory);
             EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setDataDirectory(dataDirectory)
@@ -49,14 +114,24 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             }
             EmbeddedPostgres postgres = builder.start();
             log.info("Embedded PostgreSQL started on port {} with its data in {}", postgres.getPort(), dataDirectory);
-            return new EmbeddedPostgresServer(postgres, dataDirectory);
+            return new EmbeddedPostgresServer(postgres, dataDirectory, locked.channel(), locked.lock(), 0);
         } catch (IOException e) {
+            closeQuietly(locked.channel());
             throw new UncheckedIOException("the embedded PostgreSQL did not start in " + dataDirectory, e);
         }
     }
 
     public String jdbcUrl() {
-        return postgres.getJdbcUrl("postgres", "postgres");
+        return postgres != null ? postgres.getJdbcUrl("postgres", "postgres")
+                : "jdbc:postgresql://localhost:" + attachedPort + "/postgres?user=postgres";
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            log.debug("closing a lock file failed", e);
+        }
     }
 
     /**
@@ -96,11 +171,21 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
     @Override
     public void close() {
+        if (postgres == null) {
+            return; // attached to a server another process runs
+        }
         try {
             postgres.close();
             log.info("Embedded PostgreSQL in {} stopped", dataDirectory);
         } catch (IOException e) {
             log.warn("The embedded PostgreSQL in {} did not stop cleanly", dataDirectory, e);
+        } finally {
+            try {
+                lock.release();
+            } catch (IOException e) {
+                log.debug("releasing the data directory's lock failed", e);
+            }
+            closeQuietly(lockChannel);
         }
     }
 }

@@ -29,8 +29,9 @@ public class SessionViewProjection {
         this.views = views;
     }
 
+    /** Also what a rebuild into another table calls for each event. */
     @EventHandler
-    void on(SessionEvent event, @SequenceNumber long sequenceNumber) {
+    public void on(SessionEvent event, @SequenceNumber long sequenceNumber) {
         Optional<SessionView> current = views.find(event.sessionId().value());
         if (current.isPresent() && current.get().version() >= sequenceNumber) {
             return;

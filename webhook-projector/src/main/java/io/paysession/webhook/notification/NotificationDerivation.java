@@ -54,19 +54,27 @@ public final class NotificationDerivation {
     }
 
     private static Optional<NewNotification> next(SessionView before, SessionEvent event, DomainEventMessage<?> message) {
+        return derive(before, event, message.getIdentifier(), message.getSequenceNumber(), globalIndex(message));
+    }
+
+    /**
+     * The pure derivation: the notification an event gives, from the session just before it. For tools that
+     * fold sessions themselves (a replay of the store that compares with the outbox).
+     */
+    public static Optional<NewNotification> derive(SessionView before, SessionEvent event, String eventIdentifier,
+                                                   long sequence, Long globalIndex) {
         if (!NotificationRules.mayNotifyOn(event)) {
             return Optional.empty();
         }
-        long sequence = message.getSequenceNumber();
         SessionView after = SessionViewFold.apply(before, event, sequence);
         return NotificationRules.typeFor(event, before, after).map(type -> new NewNotification(
-                notificationId(message.getIdentifier(), type),
+                notificationId(eventIdentifier, type),
                 after.id(),
                 after.project(),
                 type,
                 WebhookBody.render(type, after),
                 sequence,
-                globalIndex(message)));
+                globalIndex));
     }
 
     /**

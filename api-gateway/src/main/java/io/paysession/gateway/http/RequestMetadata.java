@@ -1,0 +1,58 @@
+package io.paysession.gateway.http;
+
+import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The request behind a command, carried as command metadata and copied onto its events: the endpoint, the
+ * project, the idempotency key (when sent) and the request id (also answered as {@code X-Request-Id}).
+ */
+public final class RequestMetadata {
+
+    public static final String ENDPOINT = "endpoint";
+    public static final String PROJECT = "project";
+    public static final String IDEMPOTENCY_KEY = "idempotencyKey";
+    public static final String REQUEST_ID = "requestId";
+    public static final String[] KEYS = {ENDPOINT, PROJECT, IDEMPOTENCY_KEY, REQUEST_ID};
+
+    static final String REQUEST_ID_ATTRIBUTE = RequestMetadata.class.getName() + ".requestId";
+
+    private RequestMetadata() {
+    }
+
+    /** The request id of this request, made on first use. */
+    public static String requestId(HttpServletRequest request) {
+        Object id = request.getAttribute(REQUEST_ID_ATTRIBUTE);
+        if (id instanceof String existing) {
+            return existing;
+        }
+        String made = "req_" + UUID.randomUUID().toString().replace("-", "");
+        request.setAttribute(REQUEST_ID_ATTRIBUTE, made);
+        return made;
+    }
+
+    /** The metadata of the current request; empty outside one (a process, a deadline). */
+    public static Map<String, Object> current() {
+        if (!(RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes)) {
+            return Map.of();
+        }
+        HttpServletRequest request = attributes.getRequest();
+        Map<String, Object> metadata = new HashMap<>();
+        metadata.put(ENDPOINT, request.getMethod() + " " + request.getRequestURI());
+        String project = request.getHeader("X-PARTNER-PROJECT");
+        if (project != null) {
+            metadata.put(PROJECT, project);
+        }
+        String key = request.getHeader("X-PARTNER-IDEMPOTENCY-KEY");
+        if (key != null) {
+            metadata.put(IDEMPOTENCY_KEY, key);
+        }
+        metadata.put(REQUEST_ID, requestId(request));
+        return metadata;
+    }
+}

@@ -1,0 +1,89 @@
+package io.paysession.query.settlement;
+
+import io.paysession.api.session.SessionEvent;
+import io.paysession.api.session.view.SessionView;
+import io.paysession.api.session.view.SessionViewFold;
+import io.paysession.api.settlement.FindSettlementReportQuery;
+import io.paysession.api.settlement.SettlementReport;
+import io.paysession.api.settlement.SettlementRules;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventsourcing.eventstore.DomainEventStream;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.axonframework.queryhandling.QueryHandler;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The reconciliation read model. A tracking processor with one segment sees every event in the store's
+ * order and records the position it has reached, so a report says exactly which events it covers. The
+ * session as it was before and after an event is folded from the event store, as the verification does.
+ */
+@Component
+@ProcessingGroup(SettlementProjection.PROCESSING_GROUP)
+public class SettlementProjection {
+
+    public static final String PROCESSING_GROUP = "settlement";
+
+    private final EventStore eventStore;
+    private final SettlementStore store;
+
+    @Autowired
+    public SettlementProjection(EventStore eventStore, JdbcTemplate jdbc) {
+        this(eventStore, new SettlementStore(jdbc, "settlement"));
+    }
+
+    public SettlementProjection(EventStore eventStore, SettlementStore store) {
+        this.eventStore = eventStore;
+        this.store = store;
+    }
+
+    @EventHandler
+    void on(Object payload, EventMessage<?> message) {
+        long position = globalIndex(message);
+        if (payload instanceof SessionEvent event && message instanceof DomainEventMessage<?> domain) {
+            handle(event, domain.getIdentifier(), domain.getSequenceNumber(), position);
+        }
+        if (position >= 0) {
+            store.advanceTo(position);
+        }
+    }
+
+    /** Derives and stores what one session event settles; also what a rebuild calls for each event. */
+    public void handle(SessionEvent event, String eventId, long sequenceNumber, long position) {
+        SessionView before = viewBefore(event.sessionId().value(), sequenceNumber);
+        SessionView after = SessionViewFold.apply(before, event, sequenceNumber);
+        store.save(SettlementRules.derive(event, before, after, eventId, position));
+    }
+
+    @QueryHandler
+    SettlementReport handle(FindSettlementReportQuery query) {
+        long position = store.position();
+        return SettlementReport.of(query.project(), query.from(), query.to(), position,
+                store.entries(query.project(), query.from(), query.to()),
+                store.failures(query.project(), query.from(), query.to()), query.withIds());
+    }
+
+    private SessionView viewBefore(String sessionId, long sequence) {
+        SessionView view = null;
+        DomainEventStream stream = eventStore.readEvents(sessionId, 0L);
+        while (stream.hasNext() && stream.peek().getSequenceNumber() < sequence) {
+            DomainEventMessage<?> earlier = stream.next();
+            if (earlier.getPayload() instanceof SessionEvent sessionEvent) {
+                view = SessionViewFold.apply(view, sessionEvent, earlier.getSequenceNumber());
+            }
+        }
+        return view;
+    }
+
+    private static long globalIndex(EventMessage<?> message) {
+        if (message instanceof TrackedEventMessage<?> tracked && tracked.trackingToken() != null) {
+            return tracked.trackingToken().position().orElse(-1);
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,83 @@
+package io.paysession.query.settlement;
+
+import io.paysession.api.settlement.FailedOperation;
+import io.paysession.api.settlement.SettlementEntry;
+import io.paysession.api.settlement.SettlementRules;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.sql.Date;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The reconciliation tables, under a name prefix: {@code settlement} for the live read model, another
+ * prefix for a rebuild compared with it. Writes are idempotent (an entry is named after its event).
+ */
+public class SettlementStore {
+
+    private static final Pattern PREFIX = Pattern.compile("[a-z_]{1,40}");
+
+    private final JdbcTemplate jdbc;
+    private final String prefix;
+
+    public SettlementStore(JdbcTemplate jdbc, String prefix) {
+        if (!PREFIX.matcher(prefix).matches()) {
+            throw new IllegalArgumentException("bad table prefix " + prefix);
+        }
+        this.jdbc = jdbc;
+        this.prefix = prefix;
+    }
+
+    public String prefix() {
+        return prefix;
+    }
+
+    public void save(SettlementRules.Derived derived) {
+        for (SettlementEntry entry : derived.entries()) {
+            jdbc.update("insert into " + prefix + "_entry (entry_id, project, day, currency, method, operation, "
+                            + "session_id, operation_id, gross, fee, net, global_index) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                            + "on conflict (entry_id) do nothing",
+                    entry.entryId(), entry.project(), Date.valueOf(entry.day()), entry.currency(), entry.method(),
+                    entry.operation().wireName(), entry.sessionId(), entry.operationId(), entry.gross(), entry.fee(),
+                    entry.net(), entry.globalIndex());
+        }
+        for (FailedOperation failure : derived.failures()) {
+            jdbc.update("insert into " + prefix + "_failure (entry_id, project, day, method, operation, session_id, "
+                            + "operation_id, currency, amount, error_code, global_index) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                            + "on conflict (entry_id) do nothing",
+                    failure.entryId(), failure.project(), Date.valueOf(failure.day()), failure.method(),
+                    failure.operation(), failure.sessionId(), failure.operationId(), failure.currency(),
+                    failure.amount(), failure.errorCode(), failure.globalIndex());
+        }
+    }
+
+    public void advanceTo(long globalIndex) {
+        jdbc.update("insert into " + prefix + "_position (id, global_index) values (1, ?) on conflict (id) do update "
+                + "set global_index = greatest(" + prefix + "_position.global_index, excluded.global_index)", globalIndex);
+    }
+
+    public long position() {
+        List<Long> found = jdbc.queryForList("select global_index from " + prefix + "_position where id = 1", Long.class);
+        return found.isEmpty() ? -1 : found.get(0);
+    }
+
+    public List<SettlementEntry> entries(String project, LocalDate from, LocalDate to) {
+        return jdbc.query("select * from " + prefix + "_entry where project = ? and day between ? and ?",
+                (row, index) -> new SettlementEntry(row.getString("entry_id"), row.getString("project"),
+                        row.getDate("day").toLocalDate(), row.getString("currency"), row.getString("method"),
+                        SettlementEntry.Operation.fromWireName(row.getString("operation")), row.getString("session_id"),
+                        row.getString("operation_id"), row.getLong("gross"), row.getLong("fee"), row.getLong("net"),
+                        row.getLong("global_index")),
+                project, Date.valueOf(from), Date.valueOf(to));
+    }
+
+    public List<FailedOperation> failures(String project, LocalDate from, LocalDate to) {
+        return jdbc.query("select * from " + prefix + "_failure where project = ? and day between ? and ?",
+                (row, index) -> new FailedOperation(row.getString("entry_id"), row.getString("project"),
+                        row.getDate("day").toLocalDate(), row.getString("method"), row.getString("operation"),
+                        row.getString("session_id"), row.getString("operation_id"), row.getString("currency"),
+                        (Long) row.getObject("amount"), row.getString("error_code"), row.getLong("global_index")),
+                project, Date.valueOf(from), Date.valueOf(to));
+    }
+}
