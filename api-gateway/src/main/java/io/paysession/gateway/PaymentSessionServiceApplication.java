@@ -1,5 +1,6 @@
 package io.paysession.gateway;
 
+import io.paysession.gateway.audit.AuditCommandLine;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -9,6 +10,10 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 public class PaymentSessionServiceApplication {
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("audit")) {
+            AuditCommandLine.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         System.setProperty("disable-axoniq-console-message", "true");
         SpringApplication.run(PaymentSessionServiceApplication.class, args);
     }

@@ -42,19 +42,47 @@ public class Reconciliation {
 
     public SettlementReport report(String project, LocalDate from, LocalDate to, boolean withIds) {
         long position = live.position();
-        return SettlementReport.of(project, from, to, position, live.entries(project, from, to),
-                live.failures(project, from, to), withIds);
+        // rows the processor commits after the position was read belong to a later report
+        return SettlementReport.of(project, from, to, position,
+                live.entries(project, from, to).stream().filter(entry -> entry.globalIndex() <= position).toList(),
+                live.failures(project, from, to).stream().filter(failure -> failure.globalIndex() <= position).toList(),
+                withIds);
     }
 
+    /**
+     * Recomputes the report from the event store up to the position the read model has reached and names
+     * every difference: first the settled operations and failures that differ (the rows a report sums),
+     * then, only when those agree, any row or total that still differs.
+     */
     public Verification verify(String project, LocalDate from, LocalDate to) {
-        SettlementReport stored = report(project, from, to, true);
-        SettlementReport recomputed = recompute(project, from, to, stored.position());
-        List<String> differences = compare(stored, recomputed);
-        return new Verification(stored.position(), differences.isEmpty(), differences);
+        long position = live.position();
+        Ledger readModel = new Ledger(
+                live.entries(project, from, to).stream().filter(entry -> entry.globalIndex() <= position).toList(),
+                live.failures(project, from, to).stream().filter(failure -> failure.globalIndex() <= position).toList());
+        Ledger eventStore = fold(project, position);
+        List<String> differences = new ArrayList<>();
+        compareEntries(readModel.entries(), within(eventStore.entries(), from, to), differences);
+        compareFailures(readModel.failures(), withinFailures(eventStore.failures(), from, to), differences);
+        if (differences.isEmpty()) {
+            differences.addAll(compare(readModel.report(project, from, to, position), eventStore.report(project, from, to,
+                    position)));
+        }
+        return new Verification(position, differences.isEmpty(), differences);
     }
 
-    /** The report from the event store alone, up to {@code position}: only the project's sessions are folded. */
+    private record Ledger(List<SettlementEntry> entries, List<FailedOperation> failures) {
+        SettlementReport report(String project, LocalDate from, LocalDate to, long position) {
+            return SettlementReport.of(project, from, to, position, entries, failures, true);
+        }
+    }
+
+    /** The report from the event store alone, up to {@code position}. */
     SettlementReport recompute(String project, LocalDate from, LocalDate to, long position) {
+        return fold(project, position).report(project, from, to, position);
+    }
+
+    /** Every settled operation and failure of the project's sessions, from the event store up to {@code position}. */
+    private Ledger fold(String project, long position) {
         Map<String, SessionView> views = new HashMap<>();
         Set<String> others = new HashSet<>();
         List<SettlementEntry> entries = new ArrayList<>();
@@ -78,7 +106,80 @@ public class Reconciliation {
             entries.addAll(derived.entries());
             failures.addAll(derived.failures());
         });
-        return SettlementReport.of(project, from, to, position, entries, failures, true);
+        return new Ledger(entries, failures);
+    }
+
+    private static List<SettlementEntry> within(List<SettlementEntry> entries, LocalDate from, LocalDate to) {
+        return entries.stream().filter(entry -> !entry.day().isBefore(from) && !entry.day().isAfter(to)).toList();
+    }
+
+    private static List<FailedOperation> withinFailures(List<FailedOperation> failures, LocalDate from, LocalDate to) {
+        return failures.stream().filter(failure -> !failure.day().isBefore(from) && !failure.day().isAfter(to)).toList();
+    }
+
+    private static void compareEntries(List<SettlementEntry> readModel, List<SettlementEntry> eventStore,
+                                       List<String> differences) {
+        Map<String, SettlementEntry> a = new HashMap<>();
+        readModel.forEach(entry -> a.put(entry.entryId(), entry));
+        Map<String, SettlementEntry> b = new HashMap<>();
+        eventStore.forEach(entry -> b.put(entry.entryId(), entry));
+        for (String id : new TreeSet<>(union(a.keySet(), b.keySet()))) {
+            SettlementEntry live = a.get(id);
+            SettlementEntry folded = b.get(id);
+            if (live == null) {
+                differences.add("entry " + id + " (" + describe(folded) + "): in the event store but not in the read model");
+            } else if (folded == null) {
+                differences.add("entry " + id + " (" + describe(live) + "): in the read model but not in the event store");
+            } else if (!live.equals(folded)) {
+                List<String> fields = new ArrayList<>();
+                field(fields, "project", live.project(), folded.project());
+                field(fields, "day", live.day(), folded.day());
+                field(fields, "currency", live.currency(), folded.currency());
+                field(fields, "method", live.method(), folded.method());
+                field(fields, "operation", live.operation().wireName(), folded.operation().wireName());
+                field(fields, "session", live.sessionId(), folded.sessionId());
+                field(fields, "operation id", live.operationId(), folded.operationId());
+                field(fields, "gross", live.gross(), folded.gross());
+                field(fields, "fee", live.fee(), folded.fee());
+                field(fields, "net", live.net(), folded.net());
+                field(fields, "position", live.globalIndex(), folded.globalIndex());
+                differences.add("entry " + id + " (" + folded.operation().wireName() + " " + folded.operationId() + "): "
+                        + String.join("; ", fields));
+            }
+        }
+    }
+
+    private static void compareFailures(List<FailedOperation> readModel, List<FailedOperation> eventStore,
+                                        List<String> differences) {
+        Map<String, FailedOperation> a = new HashMap<>();
+        readModel.forEach(failure -> a.put(failure.entryId(), failure));
+        Map<String, FailedOperation> b = new HashMap<>();
+        eventStore.forEach(failure -> b.put(failure.entryId(), failure));
+        for (String id : new TreeSet<>(union(a.keySet(), b.keySet()))) {
+            FailedOperation live = a.get(id);
+            FailedOperation folded = b.get(id);
+            if (live == null) {
+                differences.add("failure " + id + " (" + folded.operation() + " " + folded.operationId() + " "
+                        + folded.errorCode() + "): in the event store but not in the read model");
+            } else if (folded == null) {
+                differences.add("failure " + id + " (" + live.operation() + " " + live.operationId() + " "
+                        + live.errorCode() + "): in the read model but not in the event store");
+            } else if (!live.equals(folded)) {
+                differences.add("failure " + id + ": read model " + live + ", event store " + folded);
+            }
+        }
+    }
+
+    private static String describe(SettlementEntry entry) {
+        return entry.operation().wireName() + " " + entry.operationId() + " of " + entry.sessionId() + ", " + entry.day()
+                + " " + entry.currency() + " " + entry.method() + " gross " + entry.gross() + " fee " + entry.fee()
+                + " net " + entry.net();
+    }
+
+    private static void field(List<String> fields, String name, Object readModel, Object eventStore) {
+        if (!Objects.equals(readModel, eventStore)) {
+            fields.add(name + " " + readModel + " in the read model, " + eventStore + " in the event store");
+        }
     }
 
     static List<String> compare(SettlementReport readModel, SettlementReport eventStore) {

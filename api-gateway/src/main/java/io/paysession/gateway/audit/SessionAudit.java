@@ -58,7 +58,7 @@ public class SessionAudit {
     }
 
     /**
-     * The session after its events up to {@code at} (its time, inclusive) or {@code position} (global
+     * The session after its events up to {@code at} (their recorded time, as the history shows it, inclusive) or {@code position} (global
      * index, inclusive); empty when the session did not exist yet.
      */
     public Optional<ObjectNode> viewAt(SessionId sessionId, Instant at, Long position, ApiVersion version) {
@@ -67,10 +67,10 @@ public class SessionAudit {
             if (position != null && stored.globalIndex() > position) {
                 break;
             }
+            if (at != null && Instant.parse(stored.timestamp()).isAfter(at)) {
+                break;
+            }
             if (events.payload(stored) instanceof SessionEvent event) {
-                if (at != null && event.occurredAt().isAfter(at)) {
-                    break;
-                }
                 view = SessionViewFold.apply(view, event, stored.sequence());
             }
         }

@@ -10,7 +10,10 @@ import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.GapAwareTrackingToken;
 import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.eventhandling.WrappedToken;
 import org.axonframework.eventsourcing.eventstore.DomainEventStream;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.queryhandling.QueryHandler;
@@ -20,7 +23,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The reconciliation read model. A tracking processor with one segment sees every event in the store's
- * order and records the position it has reached, so a report says exactly which events it covers. The
+ * order and records the position up to which it has handled every event (below the lowest gap a
+ * transaction still open leaves), so a report says exactly which events it covers. The
  * session as it was before and after an event is folded from the event store, as the verification does.
  */
 @Component
@@ -44,12 +48,13 @@ public class SettlementProjection {
 
     @EventHandler
     void on(Object payload, EventMessage<?> message) {
-        long position = globalIndex(message);
         if (payload instanceof SessionEvent event && message instanceof DomainEventMessage<?> domain) {
-            handle(event, domain.getIdentifier(), domain.getSequenceNumber(), position);
+            // the token's index is the highest position seen, not this event's when it fills a gap
+            handle(event, domain.getIdentifier(), domain.getSequenceNumber(), store.positionOfEvent(domain.getIdentifier()));
         }
-        if (position >= 0) {
-            store.advanceTo(position);
+        long covered = coveredPosition(message);
+        if (covered >= 0) {
+            store.advanceTo(covered);
         }
     }
 
@@ -80,10 +85,18 @@ public class SettlementProjection {
         return view;
     }
 
-    private static long globalIndex(EventMessage<?> message) {
-        if (message instanceof TrackedEventMessage<?> tracked && tracked.trackingToken() != null) {
-            return tracked.trackingToken().position().orElse(-1);
+    /**
+     * The position every event up to which has been handled: below the lowest gap (an event of a
+     * transaction not yet committed, which the processor will still see) when there is one.
+     */
+    static long coveredPosition(EventMessage<?> message) {
+        if (!(message instanceof TrackedEventMessage<?> tracked) || tracked.trackingToken() == null) {
+            return -1;
         }
-        return -1;
+        TrackingToken token = WrappedToken.unwrapLowerBound(tracked.trackingToken());
+        if (token instanceof GapAwareTrackingToken gapAware && !gapAware.getGaps().isEmpty()) {
+            return gapAware.getGaps().first() - 1;
+        }
+        return token.position().orElse(-1);
     }
 }
