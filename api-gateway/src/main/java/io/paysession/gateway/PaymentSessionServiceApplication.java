@@ -15,6 +15,10 @@ public class PaymentSessionServiceApplication {
             return;
         }
         System.setProperty("disable-axoniq-console-message", "true");
+        // a payment backend does not report to a vendor's server (Axon's update checker, on by default)
+        if (System.getProperty("axoniq.update-checker.disabled") == null) {
+            System.setProperty("axoniq.update-checker.disabled", "true");
+        }
         SpringApplication.run(PaymentSessionServiceApplication.class, args);
     }
 }

@@ -61,6 +61,9 @@ public final class AuditCommandLine {
     }
 
     public static void main(String[] args) {
+        if (System.getProperty("logback.configurationFile") == null) {
+            System.setProperty("logback.configurationFile", "audit-logback.xml");
+        }
         System.exit(new AuditCommandLine(System.out, System.err, System.getenv()).run(args));
     }
 
