@@ -14,8 +14,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -205,17 +207,40 @@ public class ProjectionReplay {
         return new Result(Projection.WEBHOOKS.wireName(), position, rows == null ? 0 : rows, 0, differences);
     }
 
-    /** Rows of one table up to {@code position} that the other does not hold, both ways. */
+    /**
+     * Rows of one table up to {@code position} that the other does not hold, both ways; a row in both under
+     * the same key but with other values is named once, with the columns that differ.
+     */
     private void differ(List<String> differences, String what, String columns, String live, String rebuilt,
                         long position) {
         String liveRows = "select " + columns + " from " + live + " where " + positionOf(live) + " <= " + position;
         String rebuiltRows = "select " + columns + " from " + rebuilt;
-        jdbc.query("(" + liveRows + ") except (" + rebuiltRows + ")", row -> {
-            add(differences, what + " " + row.getString(1) + ": in the live table, not (so) in the rebuild");
+        Map<String, Map<String, Object>> onlyLive = rows("(" + liveRows + ") except (" + rebuiltRows + ")");
+        Map<String, Map<String, Object>> onlyRebuilt = rows("(" + rebuiltRows + ") except (" + liveRows + ")");
+        onlyLive.forEach((key, row) -> {
+            Map<String, Object> other = onlyRebuilt.remove(key);
+            if (other == null) {
+                add(differences, what + " " + key + ": in the live table, not in the rebuild");
+            } else {
+                List<String> differing = new ArrayList<>();
+                row.forEach((column, value) -> {
+                    if (!Objects.equals(value, other.get(column))) {
+                        differing.add(column);
+                    }
+                });
+                add(differences, what + " " + key + ": " + String.join(", ", differing)
+                        + " differ between the live table and the rebuild");
+            }
         });
-        jdbc.query("(" + rebuiltRows + ") except (" + liveRows + ")", row -> {
-            add(differences, what + " " + row.getString(1) + ": in the rebuild, not (so) in the live table");
-        });
+        onlyRebuilt.keySet().forEach(key -> add(differences, what + " " + key + ": in the rebuild, not in the live table"));
+    }
+
+    private Map<String, Map<String, Object>> rows(String sql) {
+        Map<String, Map<String, Object>> rows = new LinkedHashMap<>();
+        for (Map<String, Object> row : jdbc.queryForList(sql)) {
+            rows.put(String.valueOf(row.values().iterator().next()), row);
+        }
+        return rows;
     }
 
     private static String positionOf(String table) {

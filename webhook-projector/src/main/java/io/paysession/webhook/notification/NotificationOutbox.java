@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 
 /**
  * Writes notifications and partner endpoints. Runs inside the event processor's transaction when
@@ -41,6 +42,16 @@ public class NotificationOutbox {
     public NotificationOutbox(JdbcTemplate jdbc, ApplicationEventPublisher events) {
         this.jdbc = jdbc;
         this.events = events;
+    }
+
+    /**
+     * An event's own position in the event store (Axon's JDBC schema), or {@code null} when the store is
+     * not in this database.
+     */
+    public Long positionOfEvent(String eventIdentifier) {
+        List<Long> found = jdbc.queryForList("select global_index from domain_event_entry where event_identifier = ?",
+                Long.class, eventIdentifier);
+        return found.isEmpty() ? null : found.get(0);
     }
 
     /** Adds the notification unless it is already there (the same event handled again); true if added. */

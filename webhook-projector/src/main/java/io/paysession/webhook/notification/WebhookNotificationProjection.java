@@ -6,6 +6,8 @@ import io.paysession.api.session.SessionEvent;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.GapAwareTrackingToken;
+import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.springframework.stereotype.Component;
 
@@ -30,7 +32,21 @@ public class WebhookNotificationProjection {
 
     @EventHandler
     public void on(SessionEvent event, DomainEventMessage<?> message) {
-        derivation.of(event, message).ifPresent(outbox::add);
+        derivation.of(event, message).map(notification -> withOwnPosition(notification, message)).ifPresent(outbox::add);
+    }
+
+    /**
+     * A gap-aware token carries the highest position seen so far: an event that fills an earlier gap arrives
+     * with a token above its own position. The outbox keeps the event's own position, read from the store.
+     */
+    private NewNotification withOwnPosition(NewNotification notification, DomainEventMessage<?> message) {
+        if (!(message instanceof TrackedEventMessage<?> tracked)
+                || !(tracked.trackingToken() instanceof GapAwareTrackingToken)) {
+            return notification;
+        }
+        Long own = outbox.positionOfEvent(message.getIdentifier());
+        return own == null ? notification : new NewNotification(notification.id(), notification.sessionId(),
+                notification.project(), notification.type(), notification.body(), notification.sessionSequence(), own);
     }
 
     @EventHandler

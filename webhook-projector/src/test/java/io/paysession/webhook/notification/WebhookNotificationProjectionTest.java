@@ -17,6 +17,7 @@ import org.axonframework.config.Configuration;
 import org.axonframework.config.Configurer;
 import org.axonframework.config.DefaultConfigurer;
 import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.GapAwareTrackingToken;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventhandling.GenericTrackedDomainEventMessage;
 import org.axonframework.eventhandling.GlobalSequenceTrackingToken;
@@ -108,6 +109,26 @@ class WebhookNotificationProjectionTest {
         assertThat(rows()).extracting(Row::type, Row::sessionSequence)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("ready_to_confirm", 2L),
                         org.assertj.core.groups.Tuple.tuple("payment_finished", 4L));
+    }
+
+    @Test
+    void anEventThatFillsAGapKeepsItsOwnPositionNotTheTokens() {
+        List<DomainEventMessage<?>> stream = store(session.created(ApiVersion.V1), session.paymentStarted(),
+                session.readyToConfirm());
+        // the event was written at position 119, but reached the processor after 121 had: its gap-aware token
+        // reads 121 (the highest position seen), and the store alone knows the event's own position
+        DB.jdbc().execute("CREATE TABLE domain_event_entry (global_index bigint, event_identifier varchar(255))");
+        try {
+            DB.jdbc().update("INSERT INTO domain_event_entry VALUES (119, ?)", stream.get(2).getIdentifier());
+
+            projection.on((SessionEvent) stream.get(2).getPayload(), new GenericTrackedDomainEventMessage<>(
+                    GapAwareTrackingToken.newInstance(121, java.util.Set.of()), stream.get(2)));
+
+            assertThat(DB.jdbc().queryForObject("SELECT event_global_index FROM webhook_notification", Long.class))
+                    .isEqualTo(119L);
+        } finally {
+            DB.jdbc().execute("DROP TABLE domain_event_entry");
+        }
     }
 
     @Test
