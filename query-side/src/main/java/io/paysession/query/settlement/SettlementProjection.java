@@ -14,7 +14,6 @@ import org.axonframework.eventhandling.GapAwareTrackingToken;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventhandling.WrappedToken;
-import org.axonframework.eventsourcing.eventstore.DomainEventStream;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.queryhandling.QueryHandler;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -73,16 +72,9 @@ public class SettlementProjection {
                 store.failures(query.project(), query.from(), query.to()), query.withIds());
     }
 
+    /** The session as it was before {@code sequence}, read from sequence 0 rather than from a snapshot. */
     private SessionView viewBefore(String sessionId, long sequence) {
-        SessionView view = null;
-        DomainEventStream stream = eventStore.readEvents(sessionId, 0L);
-        while (stream.hasNext() && stream.peek().getSequenceNumber() < sequence) {
-            DomainEventMessage<?> earlier = stream.next();
-            if (earlier.getPayload() instanceof SessionEvent sessionEvent) {
-                view = SessionViewFold.apply(view, sessionEvent, earlier.getSequenceNumber());
-            }
-        }
-        return view;
+        return SessionViewFold.before(eventStore.readEvents(sessionId, 0L), sequence);
     }
 
     /**

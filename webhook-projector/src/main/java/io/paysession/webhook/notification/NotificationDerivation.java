@@ -77,20 +77,9 @@ public final class NotificationDerivation {
                 globalIndex));
     }
 
-    /**
-     * The session after its events up to, not including, {@code sequence}. Read from sequence 0 rather
-     * than with {@code readEvents(id)}, which may start at an aggregate snapshot instead of an event.
-     */
+    /** The session as it was before {@code sequence}, read from sequence 0 rather than from a snapshot. */
     private SessionView viewBefore(String sessionId, long sequence) {
-        SessionView view = null;
-        DomainEventStream stream = eventStore.readEvents(sessionId, 0L);
-        while (stream.hasNext() && stream.peek().getSequenceNumber() < sequence) {
-            DomainEventMessage<?> earlier = stream.next();
-            if (earlier.getPayload() instanceof SessionEvent sessionEvent) {
-                view = SessionViewFold.apply(view, sessionEvent, earlier.getSequenceNumber());
-            }
-        }
-        return view;
+        return SessionViewFold.before(eventStore.readEvents(sessionId, 0L), sequence);
     }
 
     /** Stable across reprocessing; the type is part of it in case one event ever gives two webhooks. */

@@ -26,7 +26,9 @@ import io.paysession.api.session.SessionCancelledEvent;
 import io.paysession.api.session.SessionCreatedEvent;
 import io.paysession.api.session.SessionEvent;
 import io.paysession.api.session.SessionStatus;
+import org.axonframework.eventhandling.DomainEventMessage;
 
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 
@@ -62,6 +64,24 @@ public final class SessionViewFold {
      * {@code current} is {@code null} before the first event. Events that change nothing a partner sees
      * leave the view as it is, but still advance its version and update time.
      */
+    /**
+     * The session after the events of its stream that come before {@code sequence} (a stream read from
+     * sequence 0, not from a snapshot); {@code null} when there are none.
+     */
+    public static SessionView before(Iterator<? extends DomainEventMessage<?>> stream, long sequence) {
+        SessionView view = null;
+        while (stream.hasNext()) {
+            DomainEventMessage<?> earlier = stream.next();
+            if (earlier.getSequenceNumber() >= sequence) {
+                break;
+            }
+            if (earlier.getPayload() instanceof SessionEvent sessionEvent) {
+                view = apply(view, sessionEvent, earlier.getSequenceNumber());
+            }
+        }
+        return view;
+    }
+
     public static SessionView apply(SessionView current, SessionEvent event, long sequenceNumber) {
         Objects.requireNonNull(event, "event");
         if (event instanceof SessionCreatedEvent created) {

@@ -9,6 +9,8 @@ import io.paysession.api.session.PaymentReadyToConfirmEvent;
 import io.paysession.api.session.SessionCancelledEvent;
 import io.paysession.api.session.SessionEvent;
 import io.paysession.api.session.SessionStatus;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -54,6 +56,21 @@ class SessionViewFoldTest {
         assertThat(view.confirmedAt()).isNull();
         assertThat(view.payment("pm_42")).get().extracting(PaymentView::state).isEqualTo(OperationState.AWAITING_CONFIRMATION);
         assertThat(view.payment("pm_42").get().finishedAt()).isNull();
+    }
+
+    @Test
+    void theViewBeforeASequenceFoldsOnlyTheEventsBeforeIt() {
+        List<SessionEvent> events = successfulPayment(ApiVersion.V1);
+        List<DomainEventMessage<?>> stream = new ArrayList<>();
+        for (int i = 0; i < events.size(); i++) {
+            stream.add(new GenericDomainEventMessage<>("Session", "ps_1", i, events.get(i)));
+        }
+
+        assertThat(SessionViewFold.before(stream.iterator(), 0)).isNull();
+        assertThat(SessionViewFold.before(stream.iterator(), 3))
+                .isEqualTo(SessionViewFold.fold(events.subList(0, 3)));
+        assertThat(SessionViewFold.before(stream.iterator(), 3).nextAction()).isEqualTo(NextAction.CONFIRM);
+        assertThat(SessionViewFold.before(stream.iterator(), Long.MAX_VALUE)).isEqualTo(SessionViewFold.fold(events));
     }
 
     @Test
