@@ -3,6 +3,8 @@ package io.paysession.gateway.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.PaymentsException;
+import io.paysession.gateway.idempotency.IdempotencyFilter;
+import jakarta.servlet.http.HttpServletRequest;
 import org.axonframework.commandhandling.CommandExecutionException;
 import org.axonframework.common.AxonTransientException;
 import org.axonframework.modelling.command.AggregateNotFoundException;
@@ -54,8 +56,10 @@ public class ApiExceptionHandler {
                 .orElseGet(() -> internalError(e));
     }
 
+    /** A retry may well succeed, so the answer is not kept with an idempotency key. */
     @ExceptionHandler(ConcurrencyException.class)
-    ResponseEntity<ObjectNode> concurrentChange(ConcurrencyException e) {
+    ResponseEntity<ObjectNode> concurrentChange(ConcurrencyException e, HttpServletRequest request) {
+        request.setAttribute(IdempotencyFilter.RETRYABLE_ANSWER, Boolean.TRUE);
         return ApiResponses.error(ErrorCode.SESSION_WRONG_STATE,
                 "The session was changed by a concurrent request; read its status and retry");
     }

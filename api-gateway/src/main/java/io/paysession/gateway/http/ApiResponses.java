@@ -1,16 +1,22 @@
 package io.paysession.gateway.http;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.session.ApiVersion;
 import io.paysession.api.session.view.SessionRepresentation;
 import io.paysession.api.session.view.SessionView;
+import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
+import java.io.IOException;
+
 /** The two shapes of every answer: {@code {"status":"ok", ...}} and {@code {"status":"error","error":{...}}}. */
 public final class ApiResponses {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private ApiResponses() {
     }
@@ -38,5 +44,13 @@ public final class ApiResponses {
     public static ResponseEntity<ObjectNode> error(int httpStatus, ErrorCode code, String description) {
         return ResponseEntity.status(httpStatus).contentType(MediaType.APPLICATION_JSON)
                 .body(errorBody(code, description));
+    }
+
+    /** An error answered by a servlet filter, before any controller. */
+    public static void writeError(HttpServletResponse response, int httpStatus, ErrorCode code, String description)
+            throws IOException {
+        response.setStatus(httpStatus);
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        JSON.writeValue(response.getOutputStream(), errorBody(code, description));
     }
 }

@@ -1,6 +1,5 @@
 package io.paysession.gateway.http;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.partner.PartnerId;
 import io.paysession.api.partner.PartnerView;
@@ -15,7 +14,6 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -42,7 +40,6 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
     private static final byte[] EMPTY_SDK_BODY = "[]".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final PartnerDirectory partners;
-    private final ObjectMapper json = new ObjectMapper();
 
     public PartnerSignatureFilter(PartnerDirectory partners) {
         this.partners = partners;
@@ -95,9 +92,7 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
 
     private void refuse(HttpServletResponse response, int status, ErrorCode code, String description)
             throws IOException {
-        response.setStatus(status);
-        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-        json.writeValue(response.getOutputStream(), ApiResponses.errorBody(code, description));
+        ApiResponses.writeError(response, status, code, description);
     }
 
     private static byte[] readAtMost(InputStream input, int limit) throws IOException {

@@ -4,6 +4,7 @@ import io.paysession.api.session.SessionEvent;
 import io.paysession.api.session.SessionId;
 import io.paysession.api.session.view.SessionView;
 import io.paysession.api.session.view.SessionViewFold;
+import io.paysession.gateway.idempotency.IdempotentCommands;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
@@ -11,6 +12,8 @@ import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.DomainEventStream;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.springframework.stereotype.Component;
+
+import java.util.Optional;
 
 /**
  * Runs a partner's command and answers with the session exactly as that command left it: the session's
@@ -25,35 +28,55 @@ public class SessionStates {
 
     private final CommandGateway commands;
     private final EventStore eventStore;
+    private final IdempotentCommands idempotentCommands;
 
-    public SessionStates(CommandGateway commands, EventStore eventStore) {
+    public SessionStates(CommandGateway commands, EventStore eventStore, IdempotentCommands idempotentCommands) {
         this.commands = commands;
         this.eventStore = eventStore;
+        this.idempotentCommands = idempotentCommands;
     }
 
     public SessionView runAndRead(SessionId sessionId, Object command) {
         CommandMessage<Object> message = GenericCommandMessage.<Object>asCommandMessage(command)
                 .andMetaData(RequestMetadata.current());
+        idempotentCommands.beforeCommandOn(sessionId);
         commands.sendAndWait(message);
-        return stateAfter(sessionId, message.getIdentifier());
+        SessionView view = foldUpTo(sessionId, CORRELATION_KEY, message.getIdentifier()).afterMarked();
+        if (view == null) {
+            throw new IllegalStateException("no events for " + sessionId + " after a successful command");
+        }
+        return view;
     }
 
-    private SessionView stateAfter(SessionId sessionId, String commandId) {
+    /**
+     * The session as request {@code requestId} left it (its events carry the request id as metadata); empty
+     * when none of its events reached the store.
+     */
+    public Optional<SessionView> stateAfterRequest(SessionId sessionId, String requestId) {
+        Folded folded = foldUpTo(sessionId, RequestMetadata.REQUEST_ID, requestId);
+        return Optional.ofNullable(folded.marked());
+    }
+
+    /** The whole session, and the session after the last event whose metadata {@code key} is {@code value}. */
+    private record Folded(SessionView whole, SessionView marked) {
+        SessionView afterMarked() {
+            return marked != null ? marked : whole;
+        }
+    }
+
+    private Folded foldUpTo(SessionId sessionId, String key, String value) {
         DomainEventStream stream = eventStore.readEvents(sessionId.value(), 0);
         SessionView view = null;
-        SessionView afterCommand = null;
+        SessionView marked = null;
         while (stream.hasNext()) {
             DomainEventMessage<?> message = stream.next();
             if (message.getPayload() instanceof SessionEvent event) {
                 view = SessionViewFold.apply(view, event, message.getSequenceNumber());
-                if (commandId.equals(message.getMetaData().get(CORRELATION_KEY))) {
-                    afterCommand = view;
+                if (value.equals(message.getMetaData().get(key))) {
+                    marked = view;
                 }
             }
         }
-        if (view == null) {
-            throw new IllegalStateException("no events for " + sessionId + " after a successful command");
-        }
-        return afterCommand != null ? afterCommand : view;
+        return new Folded(view, marked);
     }
 }

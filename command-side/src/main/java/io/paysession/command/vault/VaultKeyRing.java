@@ -1,6 +1,10 @@
 package io.paysession.command.vault;
 
+import javax.crypto.Mac;
 import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -37,6 +41,23 @@ public final class VaultKeyRing {
 
     Optional<SecretKey> key(String keyId) {
         return Optional.ofNullable(keys.get(keyId));
+    }
+
+    /**
+     * A secret for another purpose than encryption (a MAC, say), derived from vault key {@code keyId} as
+     * HMAC-SHA256(key, purpose): it is as secret as the vault key without being the vault key, and it is the
+     * same on every node. Empty when the ring no longer holds that key.
+     */
+    public Optional<SecretKey> derivedKey(String keyId, String purpose) {
+        return key(keyId).map(key -> {
+            try {
+                Mac mac = Mac.getInstance("HmacSHA256");
+                mac.init(new SecretKeySpec(key.getEncoded(), "HmacSHA256"));
+                return new SecretKeySpec(mac.doFinal(purpose.getBytes(StandardCharsets.UTF_8)), "HmacSHA256");
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("HmacSHA256 is not available", e);
+            }
+        });
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.paysession.gateway.audit.ReportFormats;
 import io.paysession.gateway.audit.SessionAudit;
 import io.paysession.gateway.http.ApiResponses;
 import io.paysession.gateway.http.HttpException;
+import io.paysession.gateway.idempotency.IdempotencyAudit;
 import io.paysession.gateway.partners.PartnerDirectory;
 import io.paysession.gateway.security.AdminToken;
 import org.springframework.http.HttpHeaders;
@@ -32,7 +33,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Audit and reconciliation for operators (docs/audit.md), Bearer admin token:
- * {@code GET /admin/v1/sessions/{id}/events} (history with the request behind each event),
+ * {@code GET /admin/v1/sessions/{id}/events} (history with the request behind each event, and the idempotency
+ * decisions of its requests), {@code GET /admin/v1/idempotency-keys/{project}/{key}},
  * {@code GET /admin/v1/sessions/{id}/view?at=|position=&version=} (the session as it was),
  * {@code GET /admin/v1/reports/reconciliation?project&from&to&format=json|csv&ids=true},
  * {@code GET /admin/v1/reports/reconciliation/verify?project&from&to} (the report recomputed from the event
@@ -49,15 +51,17 @@ public class AdminAuditController {
     private final Reconciliation reconciliation;
     private final ProjectionReplay replay;
     private final PartnerDirectory partners;
+    private final IdempotencyAudit idempotency;
     private final AtomicBoolean replaying = new AtomicBoolean();
 
     public AdminAuditController(AdminToken adminToken, SessionAudit audit, Reconciliation reconciliation,
-                                ProjectionReplay replay, PartnerDirectory partners) {
+                                ProjectionReplay replay, PartnerDirectory partners, IdempotencyAudit idempotency) {
         this.adminToken = adminToken;
         this.audit = audit;
         this.reconciliation = reconciliation;
         this.replay = replay;
         this.partners = partners;
+        this.idempotency = idempotency;
     }
 
     @GetMapping("/sessions/{sessionId}/events")
@@ -69,6 +73,19 @@ public class AdminAuditController {
         ObjectNode body = ApiResponses.ok();
         body.put("session_id", session.value());
         body.set("events", history);
+        body.set("idempotent_requests", idempotency.decisionsOfSession(session.value()));
+        return ResponseEntity.ok(body);
+    }
+
+    /** A key of a project: what is kept with it (while remembered) and every decision taken on it. */
+    @GetMapping("/idempotency-keys/{project}/{key}")
+    public ResponseEntity<ObjectNode> idempotencyKey(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+                                                     @PathVariable String project, @PathVariable String key) {
+        requireAdmin(authorization);
+        ObjectNode found = idempotency.key(AuditArguments.project(project), key).orElseThrow(() ->
+                new HttpException(404, ErrorCode.INVALID_REQUEST, "No idempotency key " + key + " of project " + project));
+        ObjectNode body = ApiResponses.ok();
+        body.set("idempotency_key", found);
         return ResponseEntity.ok(body);
     }
 
