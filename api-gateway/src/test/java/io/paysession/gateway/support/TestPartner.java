@@ -33,8 +33,17 @@ public final class TestPartner {
     private String baseUrl;
 
     public TestPartner(String project) {
+        this(project, newKeyPair());
+    }
+
+    private TestPartner(String project, KeyPair keys) {
         this.project = project;
-        this.keys = newKeyPair();
+        this.keys = keys;
+    }
+
+    /** The same partner (project and key pair) talking to the service at another address, another node say. */
+    public TestPartner sameKeysAt(String baseUrl) {
+        return new TestPartner(project, keys).at(baseUrl);
     }
 
     public static KeyPair newKeyPair() {
@@ -93,6 +102,13 @@ public final class TestPartner {
     public Answer post(String path, String json) {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
         return send(path, body, Map.of("X-PARTNER-PROJECT", project, "X-PARTNER-SIGN", sign(body)));
+    }
+
+    /** A correctly signed request with {@code X-PARTNER-IDEMPOTENCY-KEY}. */
+    public Answer post(String path, String json, String idempotencyKey) {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        return send(path, body, Map.of("X-PARTNER-PROJECT", project, "X-PARTNER-SIGN", sign(body),
+                "X-PARTNER-IDEMPOTENCY-KEY", idempotencyKey));
     }
 
     public Answer post(String path, JsonNode json) {
