@@ -203,6 +203,30 @@ class CardTokenizerWidgetInBrowserTest extends EndToEndTestBase {
         assertThat(events()).as("no message from the frame reached the page").isEmpty();
     }
 
+    @Test
+    void theDemoPageShowsTheWidgetWithThePublicTokenInItsAddress() {
+        String publicToken = publicToken(registeredPartner("widget-demo"));
+        driver().get(baseUrl() + "/widget/demo");
+        assertThat(driver().findElement(By.id("notice")).getText())
+                .as("the tests' service has no demo partner to issue a token for")
+                .contains("needs a public token of your project");
+        assertThat(driver().findElements(By.cssSelector(FRAME))).isEmpty();
+
+        driver().get(baseUrl() + "/widget/demo?public_token=" + publicToken);
+        awaitEvent("onReady");
+        inFrame(() -> {
+            typeCardNumber("2200000000000004");
+            assertThat(driver().findElement(By.id("card-network")).getText()).isEqualTo("Mir");
+        });
+        assertThat(browser.screenshot("card-tokenizer-demo")).exists();
+        inFrame(() -> driver().findElement(By.id("card-submit")).click());
+
+        JsonNode success = awaitEvent("onTokenizationSuccess");
+        assertThat(success.path("argument").path("info")).hasToString(
+                "{\"card_network\":\"mir\",\"card_type\":\"unknown\",\"masked_card_number\":\"220000******0004\"}");
+        assertThat(handlers()).containsExactly("onReady", "onTokenizationStart", "onTokenizationSuccess");
+    }
+
     private void assertTheWidgetReportsADeadToken(String publicToken) {
         openCheckout(publicToken, null, null);
         inFrame(() -> {

@@ -36,10 +36,10 @@ public class WidgetController {
     private static final MediaType JAVASCRIPT = new MediaType("text", "javascript", StandardCharsets.UTF_8);
     private static final MediaType CSS = new MediaType("text", "css", StandardCharsets.UTF_8);
     private static final CacheControl ASSET_CACHING = CacheControl.maxAge(Duration.ofMinutes(5)).cachePublic();
-    /** The partner's page loads these two; the frame's own are served to the frame only, by the same mapping. */
+    /** The partner's page loads the first two; the frame and the demo page load their own. */
     private static final Map<String, MediaType> ASSETS = Map.of(
             "card-tokenizer.js", JAVASCRIPT, "card-tokenizer.css", CSS,
-            "frame.js", JAVASCRIPT, "frame.css", CSS);
+            "frame.js", JAVASCRIPT, "frame.css", CSS, "demo.js", JAVASCRIPT, "demo.css", CSS);
 
     private final Map<String, String> contents;
 
@@ -51,7 +51,8 @@ public class WidgetController {
     public ResponseEntity<String> asset(@PathVariable String name) {
         String content = contents.get(name);
         if (content == null) {
-            return WidgetPages.page(404, "Not found", "<p>There is no such file of the widget.</p>", WidgetPages.PAGE_POLICY);
+            return WidgetPages.page(404, "Not found", "<p>There is no such file of the widget.</p>", WidgetPages.PAGE_POLICY,
+                    "demo.css");
         }
         return ResponseEntity.ok()
                 .contentType(ASSETS.get(name))
@@ -73,13 +74,14 @@ public class WidgetController {
         Optional<String> embeddingOrigin = origin(origin);
         if (embeddingOrigin.isEmpty()) {
             return WidgetPages.page(400, "Card number", "<p>The frame needs <code>origin</code>, the origin "
-                    + "(scheme, host and port) of the page that embeds it; the widget's script gives it.</p>", FRAME_POLICY);
+                    + "(scheme, host and port) of the page that embeds it; the widget's script gives it.</p>", FRAME_POLICY,
+                    "frame.css");
         }
         String label = text(cardNumberLabel, "Card number");
         String button = text(submitButtonLabel, "Link the card");
         if (label.length() > MAX_TEXT_LENGTH || button.length() > MAX_TEXT_LENGTH) {
             return WidgetPages.page(400, "Card number", "<p>The widget's texts are at most " + MAX_TEXT_LENGTH
-                    + " characters long.</p>", FRAME_POLICY);
+                    + " characters long.</p>", FRAME_POLICY, "frame.css");
         }
         String html = "<!DOCTYPE html><html lang=\"en\" data-origin=\"" + HtmlUtils.htmlEscape(embeddingOrigin.get())
                 + "\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"

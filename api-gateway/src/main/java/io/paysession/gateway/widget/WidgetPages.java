@@ -27,11 +27,14 @@ final class WidgetPages {
                 .body(html);
     }
 
-    /** A plain page: a title and a body of trusted markup (escape anything given by a caller). */
-    static ResponseEntity<String> page(int status, String title, String bodyHtml, String policy) {
-        return html(status, "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+    /** A page with a title, the widget's stylesheets named, and a body of trusted markup (escape what callers give). */
+    static ResponseEntity<String> page(int status, String title, String bodyHtml, String policy, String... stylesheets) {
+        StringBuilder html = new StringBuilder("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-                + "<title>" + HtmlUtils.htmlEscape(title) + "</title><link rel=\"stylesheet\" href=\"frame.css\"></head>"
-                + "<body>" + bodyHtml + "</body></html>", policy);
+                + "<title>" + HtmlUtils.htmlEscape(title) + "</title>");
+        for (String stylesheet : stylesheets) {
+            html.append("<link rel=\"stylesheet\" href=\"").append(stylesheet).append("\">");
+        }
+        return html(status, html.append("</head><body>").append(bodyHtml).append("</body></html>").toString(), policy);
     }
 }
