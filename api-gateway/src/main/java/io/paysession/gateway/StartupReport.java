@@ -42,7 +42,8 @@ public class StartupReport {
         demoPartner.ensureRegistered(port).ifPresent(demo -> report
                 .append("\n  demo partner:   project ").append(demo.project())
                 .append(", private key ").append(demo.privateKey())
-                .append("\n  demo webhooks:  ").append(demo.webhookUrl()));
+                .append("\n  demo webhooks:  ").append(demo.webhookUrl())
+                .append("\n  widget demo:    http://localhost:").append(port).append("/widget/demo"));
         report.append("\n  service key:    http://localhost:").append(port).append("/service/public-key");
         log.info("{}", report);
     }

@@ -17,8 +17,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * After real card payments (one approved, one declined), card payouts (by number and by a server-side
- * token) and a tokenization, no table of the database (event store,
+ * After real card payments (one approved, one declined), card payouts (by number, by a server-side token and
+ * by a widget's token) and the tokenizations behind them, no table of the database (event store,
  * tokens, read models, outbox, vault) and no line of the service's log holds the card number or the
  * security code in clear (decisions.md section 11).
  */
@@ -45,8 +45,17 @@ class CardDataNeverStoredTest extends EndToEndTestBase {
         String tokenSession = payOut(partner, "{\"type\":\"card\",\"card\":{\"type\":\"tokenized_card\","
                 + "\"tokenized_card\":{\"token\":\"" + tokenized.body().at("/data/number/token").asText() + "\"}}}");
 
-        List<String> secrets = List.of(approvedNumber, "4000000000000002", payoutNumber, tokenizedNumber);
-        List<String> codes = List.of(approvedCode, declinedCode);
+        String widgetNumber = randomVisaNumber();
+        String widgetCode = randomSecurityCode();
+        Answer widget = tokenizeCard(publicToken(partner), "{\"card\":{\"number\":\"" + widgetNumber + "\","
+                + "\"expiration_month\":\"12\",\"expiration_year\":\"34\",\"security_code\":\"" + widgetCode + "\"}}");
+        assertThat(widget.status()).as(widget.toString()).isEqualTo(200);
+        assertThat(widget.text()).doesNotContain(widgetNumber);
+        String widgetSession = payOut(partner, "{\"type\":\"card\",\"card\":{\"type\":\"encrypted_card\","
+                + "\"encrypted_card\":{\"number_hash\":\"" + widget.body().at("/data/token").asText() + "\"}}}");
+
+        List<String> secrets = List.of(approvedNumber, "4000000000000002", payoutNumber, tokenizedNumber, widgetNumber);
+        List<String> codes = List.of(approvedCode, declinedCode, widgetCode);
         List<String> findings = new ArrayList<>();
         for (String table : jdbc.queryForList(
                 "select table_name from information_schema.tables where table_schema = 'public'", String.class)) {
@@ -64,13 +73,14 @@ class CardDataNeverStoredTest extends EndToEndTestBase {
         findings.addAll(leaks("service.log", log, secrets, codes));
 
         assertThat(log).as("the log is written and covers these operations")
-                .contains(approvedSession, declinedSession, payoutSession, tokenSession);
+                .contains(approvedSession, declinedSession, payoutSession, tokenSession, widgetSession)
+                .contains("POST \"/cds/v1/tokenize/card\"");
         assertThat(findings).isEmpty();
         assertThat(jdbc.queryForObject("select count(*) from card_vault where project = ? and cvc_ciphertext is not null",
                 Integer.class, partner.project()))
                 .as("security codes are erased after the authorization that used them").isZero();
         assertThat(jdbc.queryForObject("select count(*) from card_vault where project = ?", Integer.class,
-                partner.project())).isEqualTo(4);
+                partner.project())).isEqualTo(5);
     }
 
     private String payOut(TestPartner partner, String details) {

@@ -6,6 +6,7 @@ import io.paysession.gateway.support.Answer;
 import io.paysession.gateway.support.TestPartner;
 import io.paysession.gateway.support.TestServiceProperties;
 import io.paysession.gateway.support.WebhookReceiver;
+import io.paysession.gateway.support.WebhookReceiver.Received;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -123,6 +124,50 @@ public abstract class EndToEndTestBase {
         String path = URI.create(interactionUrl).getPath() + (approve ? "/approve" : "/decline");
         return TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + path))
                 .POST(HttpRequest.BodyPublishers.noBody()).build());
+    }
+
+    /** A public token of the card-tokenizer widget, issued to the partner over the signed API. */
+    protected String publicToken(TestPartner partner) {
+        Answer issued = partner.post("/api/v1/token", "{\"tokenize_widget\":{\"access\":true}}");
+        assertThat(issued.status()).as(issued.toString()).isEqualTo(200);
+        return issued.body().path("public_token").asText();
+    }
+
+    /** The widget's own call: no partner headers, the public token in {@code X-PUBLIC-TOKEN} when given. */
+    protected Answer tokenizeCard(String publicToken, String json) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl() + "/cds/v1/tokenize/card"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        if (publicToken != null) {
+            request.header("X-PUBLIC-TOKEN", publicToken);
+        }
+        return TestPartner.exchange(request.build());
+    }
+
+    /**
+     * A card payout (v1, 1 500.00 RUB to a named recipient) by a widget's card token as
+     * {@code encrypted_card.number_hash}, confirmed after {@code ready_to_confirm}; its signed {@code payment_finished}.
+     */
+    protected Received payOutByWidgetToken(TestPartner partner, String cardToken) {
+        ObjectNode body = JsonNodeFactory.instance.objectNode();
+        body.putObject("payment_method").put("type", "card").putObject("card").put("type", "encrypted_card")
+                .putObject("encrypted_card").put("number_hash", cardToken);
+        body.putObject("amount_details").put("amount", 150_000).put("currency", "rub");
+        body.putObject("participant_details").putObject("recipient").put("full_name", "Anna Petrova");
+        return WEBHOOKS.await(initiatedAndConfirmed(partner, "/api/v1/session/init/payout", body), "payment_finished",
+                WEBHOOK_WAIT);
+    }
+
+    /** A session made by an {@code init/*} request, confirmed after its signed {@code ready_to_confirm}; its id. */
+    protected String initiatedAndConfirmed(TestPartner partner, String initPath, ObjectNode body) {
+        Answer init = partner.post(initPath, body);
+        assertThat(init.status()).as(init.toString()).isEqualTo(200);
+        String sessionId = init.session().path("id").asText();
+        Received ready = WEBHOOKS.await(sessionId, "ready_to_confirm", WEBHOOK_WAIT);
+        assertThat(ready.signatureValid()).isTrue();
+        Answer confirm = partner.post(initPath.replaceFirst("/init/.*", "/confirm"), sessionRef(sessionId));
+        assertThat(confirm.status()).as(confirm.toString()).isEqualTo(200);
+        return sessionId;
     }
 
     protected static ObjectNode sessionRef(String sessionId) {

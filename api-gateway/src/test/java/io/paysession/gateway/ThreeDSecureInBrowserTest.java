@@ -104,14 +104,8 @@ class ThreeDSecureInBrowserTest extends EndToEndTestBase {
 
     /** init/payment with the 3-D Secure card, confirmed; the challenge as the signed action_required gives it. */
     private Challenge challengeFor(TestPartner partner) {
-        Answer init = partner.post("/api/v1/session/init/payment", cardPayment(THREE_D_SECURE_CARD, "123"));
-        assertThat(init.status()).as(init.toString()).isEqualTo(200);
-        String sessionId = init.session().path("id").asText();
-
-        Received ready = WEBHOOKS.await(sessionId, "ready_to_confirm", WEBHOOK_WAIT);
-        assertThat(ready.signatureValid()).isTrue();
-        Answer confirm = partner.post("/api/v1/session/confirm", sessionRef(sessionId));
-        assertThat(confirm.status()).as(confirm.toString()).isEqualTo(200);
+        String sessionId = initiatedAndConfirmed(partner, "/api/v1/session/init/payment",
+                cardPayment(THREE_D_SECURE_CARD, "123"));
 
         Received actionRequired = WEBHOOKS.await(sessionId, "action_required", WEBHOOK_WAIT);
         assertThat(actionRequired.signatureValid()).isTrue();

@@ -19,7 +19,6 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.security.interfaces.RSAPublicKey;
 import java.util.Optional;
 
@@ -27,7 +26,9 @@ import java.util.Optional;
  * Authenticates every partner request ({@code /api/**}, {@code /cds/**}) before anything parses it: the
  * raw body (at most 64 KiB) must carry a valid {@code X-PARTNER-SIGN} by the key registered for
  * {@code X-PARTNER-PROJECT}. An unknown or missing project is 403 {@code authorization_error}; a
- * missing or wrong signature of a known project is 401 {@code authentication_error}.
+ * missing or wrong signature of a known project is 401 {@code authentication_error}. The one exception is
+ * {@value #PUBLIC_TOKEN_PATH}: the card-tokenizer widget calls it from a payer's browser, where no partner key
+ * can be, and the public token it carries authenticates it instead ({@code TokenController}).
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
@@ -35,7 +36,9 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
 
     public static final String PARTNER_ATTRIBUTE = PartnerSignatureFilter.class.getName() + ".partner";
     public static final String BODY_ATTRIBUTE = PartnerSignatureFilter.class.getName() + ".body";
-    public static final int MAX_BODY_BYTES = 64 * 1024;
+    public static final int MAX_BODY_BYTES = RequestBodies.MAX_BYTES;
+    /** Exempt from partner signatures, exactly this path and nothing below or beside it. */
+    public static final String PUBLIC_TOKEN_PATH = "/cds/v1/tokenize/card";
     /** PHP SDKs sign {@code []} for requests without fields (a GET of the bank list) and may send no body. */
     private static final byte[] EMPTY_SDK_BODY = "[]".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
@@ -48,21 +51,18 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
         String path = request.getRequestURI().substring(request.getContextPath().length());
-        return !(path.startsWith("/api/") || path.startsWith("/cds/"));
+        return !(path.startsWith("/api/") || path.startsWith("/cds/")) || path.equals(PUBLIC_TOKEN_PATH);
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if (request.getContentLengthLong() > MAX_BODY_BYTES) {
-            refuse(response, 413, ErrorCode.INVALID_REQUEST, "The body is larger than 64 KiB");
+        Optional<byte[]> read = RequestBodies.readAtMostTheLimit(request);
+        if (read.isEmpty()) {
+            refuse(response, 413, ErrorCode.INVALID_REQUEST, RequestBodies.TOO_LARGE);
             return;
         }
-        byte[] body = readAtMost(request.getInputStream(), MAX_BODY_BYTES + 1);
-        if (body.length > MAX_BODY_BYTES) {
-            refuse(response, 413, ErrorCode.INVALID_REQUEST, "The body is larger than 64 KiB");
-            return;
-        }
+        byte[] body = read.get();
         String project = request.getHeader("X-PARTNER-PROJECT");
         Optional<PartnerView> partner = project == null || !PartnerId.PROJECT.matcher(project).matches()
                 ? Optional.empty()
@@ -93,10 +93,6 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
     private void refuse(HttpServletResponse response, int status, ErrorCode code, String description)
             throws IOException {
         ApiResponses.writeError(response, status, code, description);
-    }
-
-    private static byte[] readAtMost(InputStream input, int limit) throws IOException {
-        return input.readNBytes(limit);
     }
 
     /** The request with its body already read, for anything downstream that reads the stream again. */

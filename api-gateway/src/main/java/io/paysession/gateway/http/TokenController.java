@@ -5,35 +5,44 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.PaymentsException;
 import io.paysession.api.partner.PartnerView;
+import io.paysession.command.vault.BrowserTokenization;
 import io.paysession.command.vault.CardNumber;
 import io.paysession.command.vault.CardVault;
 import io.paysession.command.vault.PublicTokens;
 import io.paysession.command.vault.StoredCard;
 import io.paysession.command.vault.VaultedCard;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.io.IOException;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Card tokenization: {@code /cds/v1/tokenize/elements} puts card numbers into the vault and answers with
- * tokens for payouts; {@code /api/v1/token} issues the one-use public token of the browser widget;
+ * tokens for payouts; {@code /api/v1/token} issues the one-use public token of the browser widget, which
+ * spends it on {@code /cds/v1/tokenize/card};
  * {@code /api/v1/token/info} describes a card token. A token works only for the project that made it.
  */
 @RestController
 public class TokenController {
 
+    static final String PUBLIC_TOKEN_HEADER = "X-PUBLIC-TOKEN";
     private static final Set<String> LOCALES = Set.of("en", "ru");
+    private static final Pattern PUBLIC_TOKEN = Pattern.compile("[0-9a-f]{64}");
 
     private final CardVault vault;
     private final PublicTokens publicTokens;
+    private final BrowserTokenization tokenization;
 
-    public TokenController(CardVault vault, PublicTokens publicTokens) {
+    public TokenController(CardVault vault, PublicTokens publicTokens, BrowserTokenization tokenization) {
         this.vault = vault;
         this.publicTokens = publicTokens;
+        this.tokenization = tokenization;
     }
 
     @PostMapping("/cds/v1/tokenize/elements")
@@ -55,18 +64,35 @@ public class TokenController {
             if (!"card_number".equals(Fields.requiredText(element, "type", path))) {
                 throw PaymentsException.invalidRequest(path + ".type must be card_number");
             }
-            CardNumber number = CardNumber.parse(Fields.requiredText(element, "card_number", path))
-                    .orElseThrow(() -> PaymentsException.invalidRequest(path + ".card_number must be 12 to 19 digits"));
-            if (!number.passesLuhnCheck()) {
-                throw new PaymentsException(ErrorCode.CARD_NUMBER_DOES_NOT_EXIST, "The card number does not exist");
-            }
-            VaultedCard card = vault.store(partner.project(), number, null, null);
-            ObjectNode tokenNode = data.putObject(ref).put("token", card.token());
-            tokenNode.putObject("info")
-                    .put("masked_card_number", number.masked())
-                    .put("card_network", card.brand().wireName())
-                    .put("card_type", "unknown");
+            CardNumber number = existingCardNumber(Fields.requiredText(element, "card_number", path), path + ".card_number");
+            tokenRecord(data.putObject(ref), vault.store(partner.project(), number, null, null), number);
         }
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(body);
+    }
+
+    /**
+     * The card-tokenizer widget's call, from the payer's browser: no partner signature (the filter lets exactly
+     * this path through) but the one-use public token in {@code X-PUBLIC-TOKEN}. The token is checked first, then
+     * the number, and only a valid number uses the token up. Expiry and security code, when sent, are not read.
+     */
+    @PostMapping(PartnerSignatureFilter.PUBLIC_TOKEN_PATH)
+    public ResponseEntity<ObjectNode> tokenizeWithPublicToken(HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        response.setHeader("X-Request-Id", RequestMetadata.requestId(request));
+        byte[] raw = RequestBodies.readAtMostTheLimit(request)
+                .orElseThrow(() -> new HttpException(413, ErrorCode.INVALID_REQUEST, RequestBodies.TOO_LARGE));
+        String publicToken = request.getHeader(PUBLIC_TOKEN_HEADER);
+        if (publicToken == null || publicToken.isBlank()) {
+            throw new PaymentsException(ErrorCode.AUTHENTICATION_ERROR, PUBLIC_TOKEN_HEADER + " is required");
+        }
+        if (!PUBLIC_TOKEN.matcher(publicToken).matches() || publicTokens.projectOf(publicToken).isEmpty()) {
+            throw deadPublicToken();
+        }
+        ObjectNode card = Fields.requiredObject(JsonBodies.readObject(raw), "card", "");
+        CardNumber number = existingCardNumber(Fields.requiredText(card, "number", "card"), "card.number");
+        VaultedCard stored = tokenization.tokenize(publicToken, number).orElseThrow(TokenController::deadPublicToken);
+        ObjectNode body = ApiResponses.ok();
+        tokenRecord(body.putObject("data"), stored, number);
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(body);
     }
 
@@ -109,5 +135,29 @@ public class TokenController {
         answer.putObject("info").put("number_hash", stored.token()).put("brand", stored.brand())
                 .put("last4", stored.last4()).put("type", "card");
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(answer);
+    }
+
+    /** 12 to 19 digits that pass the Luhn check; the number itself is never part of a refusal. */
+    private static CardNumber existingCardNumber(String text, String path) {
+        CardNumber number = CardNumber.parse(text)
+                .orElseThrow(() -> PaymentsException.invalidRequest(path + " must be 12 to 19 digits"));
+        if (!number.passesLuhnCheck()) {
+            throw new PaymentsException(ErrorCode.CARD_NUMBER_DOES_NOT_EXIST, "The card number does not exist");
+        }
+        return number;
+    }
+
+    /** The token record of the spec: {@code token} and {@code info {masked_card_number, card_network, card_type}}. */
+    private static void tokenRecord(ObjectNode into, VaultedCard card, CardNumber number) {
+        into.put("token", card.token());
+        into.putObject("info")
+                .put("masked_card_number", number.masked())
+                .put("card_network", card.brand().wireName())
+                .put("card_type", "unknown");
+    }
+
+    /** One answer for unknown, expired and used tokens: a caller learns nothing about tokens it does not hold. */
+    private static PaymentsException deadPublicToken() {
+        return new PaymentsException(ErrorCode.AUTHENTICATION_ERROR, "The public token is unknown, expired or already used");
     }
 }

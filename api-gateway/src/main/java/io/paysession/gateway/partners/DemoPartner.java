@@ -48,6 +48,11 @@ public class DemoPartner {
     public record Registered(String project, Path privateKey, String webhookUrl) {
     }
 
+    /** The demo partner's project; empty when it is disabled (always in the production profile). */
+    public Optional<String> project() {
+        return enabled ? Optional.of(project) : Optional.empty();
+    }
+
     /** Registers the demo partner, or brings its key and webhook URL up to date; empty when disabled. */
     public Optional<Registered> ensureRegistered(int port) {
         if (!enabled) {

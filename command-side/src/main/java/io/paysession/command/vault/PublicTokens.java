@@ -40,6 +40,15 @@ public class PublicTokens {
         return token;
     }
 
+    /**
+     * The project a live token stands for, without using it: a request can be checked before the token is
+     * spent on it, so that a mistyped card number does not cost the payer the token.
+     */
+    public Optional<String> projectOf(String token) {
+        return jdbc.query("select project from public_token where token = ? and used_at is null and expires_at > ?",
+                (row, index) -> row.getString("project"), token, Timestamp.from(clock.instant())).stream().findFirst();
+    }
+
     /** Uses the token once: the project it stands for, or empty when it is unknown, expired or already used. */
     public Optional<String> use(String token) {
         return jdbc.query("""
