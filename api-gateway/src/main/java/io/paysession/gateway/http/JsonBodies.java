@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.api.error.PaymentsException;
 
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -28,15 +29,20 @@ import java.util.Map;
  * so the bytes are decoded by the JDK's strict decoder first and Jackson reads the characters. A leading
  * byte order mark is ignored, as RFC 8259 allows. Duplicate keys, trailing data, deep nesting and
  * oversized numbers are refused, and so are strings that PostgreSQL's {@code jsonb} or a partner's JSON
- * reader cannot take (a NUL character, an unpaired surrogate) and numbers whose exponent no column can
- * hold. An empty body or {@code []} reads as an empty object, as PHP partner SDKs send it.
+ * reader cannot take (a NUL character, an unpaired surrogate) and numbers whose exponent goes beyond
+ * what a double holds. An empty body or {@code []} reads as an empty object, as PHP partner SDKs send it.
  */
 public final class JsonBodies {
 
     static final int MAX_NESTING_DEPTH = 32;
     static final int MAX_NUMBER_LENGTH = 32;
-    /** Far beyond any real value, far within PostgreSQL's numeric range (10^131072). */
-    static final int MAX_EXPONENT = 1000;
+    /**
+     * Decimal exponents a number may have: beyond any real value, and inside what every reader downstream
+     * takes. PostgreSQL's {@code jsonb} writes numbers out in full ({@code 1e999} comes back as 1000 digits,
+     * more than Jackson reads by default), and a reader of doubles turns 1e309 into Infinity, which is no JSON.
+     * Either would make the session's view unreadable for good.
+     */
+    static final int MAX_EXPONENT = 300;
     private static final char BYTE_ORDER_MARK = '\uFEFF';
 
     private static final ObjectMapper READER = new ObjectMapper(JsonFactory.builder()
@@ -123,9 +129,16 @@ public final class JsonBodies {
             if (problem != null) {
                 throw PaymentsException.invalidRequest(path + " contains " + problem);
             }
-        } else if (node.isBigDecimal() && Math.abs((long) node.decimalValue().scale()) > MAX_EXPONENT) {
+        } else if (node.isBigDecimal() && !withinExponentRange(node.decimalValue())) {
             throw PaymentsException.invalidRequest(path + " is a number out of range");
         }
+    }
+
+    private static boolean withinExponentRange(BigDecimal number) {
+        long scale = number.scale();
+        long exponent = number.precision() - scale - 1;
+        return Math.abs(scale) <= MAX_EXPONENT + MAX_NUMBER_LENGTH
+                && (number.signum() == 0 || Math.abs(exponent) <= MAX_EXPONENT);
     }
 
     private static String problemOf(String text) {

@@ -86,6 +86,8 @@ class JsonBodiesTest {
             "{\"metadata\":{\"a\\u0000\":1}}                      | A field name in metadata contains a NUL character",
             "{\"metadata\":{\"x\":1e999999999}}                     | metadata.x is a number out of range",
             "{\"metadata\":{\"x\":1e-2000}}                         | metadata.x is a number out of range",
+            "{\"metadata\":{\"x\":1e301}}                           | metadata.x is a number out of range",
+            "{\"metadata\":{\"x\":-7e-301}}                         | metadata.x is a number out of range",
             "{\"metadata\":{\"x\":1e9999999999}}                    | The body holds a number out of range"})
     void stringsAndNumbersNoStoreCanHoldAreRefusedNamingTheField(String json, String message) {
         assertThatThrownBy(() -> JsonBodies.readObject(bytes(json)))
@@ -94,7 +96,7 @@ class JsonBodiesTest {
 
     @Test
     void pairedSurrogatesAndModestExponentsAreAccepted() {
-        ObjectNode body = JsonBodies.readObject(bytes("{\"metadata\":{\"note\":\"\\ud83d\\ude00 ok\",\"rate\":1.5e300}}"));
+        ObjectNode body = JsonBodies.readObject(bytes("{\"metadata\":{\"note\":\"\\ud83d\\ude00 ok\",\"rate\":1.5e300,\"tiny\":-2.5e-300}}"));
         assertThat(body.at("/metadata/note").asText()).isEqualTo("\uD83D\uDE00 ok");
     }
 
