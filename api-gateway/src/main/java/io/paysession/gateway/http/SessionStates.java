@@ -10,18 +10,27 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.DomainEventStream;
 import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.axonframework.modelling.command.ConcurrencyException;
 import org.springframework.stereotype.Component;
 
 /**
  * Runs a partner's command and answers with the session exactly as that command left it: the session's
  * events are folded up to the last one the command caused (Axon marks each with the command's id as
  * {@code correlationId}). A rail answer that lands a moment later does not leak into the response; it
- * shows in the next {@code session/status} and in its webhook.
+ * shows in the next {@code session/status} and in its webhook. A command that lost a race with another
+ * node (the event store refused its append) is run again on the session as it now is.
  */
 @Component
 public class SessionStates {
 
     private static final String CORRELATION_KEY = "correlationId";
+    /**
+     * Tries of a command that lost a race with another node. The command runs again on the session as the
+     * winner left it, so the partner gets the answer a serialized order gives (a refund that still fits is
+     * made; one that no longer fits is refund_amount_too_large), as on a single node, where the aggregate's
+     * lock serializes commands.
+     */
+    private static final int ATTEMPTS = 3;
 
     private final CommandGateway commands;
     private final EventStore eventStore;
@@ -34,7 +43,17 @@ public class SessionStates {
     public SessionView runAndRead(SessionId sessionId, Object command) {
         CommandMessage<Object> message = GenericCommandMessage.<Object>asCommandMessage(command)
                 .andMetaData(RequestMetadata.current());
-        commands.sendAndWait(message);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                commands.sendAndWait(message);
+                break;
+            } catch (ConcurrencyException e) {
+                // another node appended to the session first; the attempt left nothing behind (one transaction)
+                if (attempt == ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
         return stateAfter(sessionId, message.getIdentifier());
     }
 
