@@ -16,6 +16,8 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -43,8 +45,8 @@ public class TokenController {
         if (elements == null || !elements.isArray() || elements.isEmpty()) {
             throw PaymentsException.invalidRequest("card_elements must be a non-empty array");
         }
-        ObjectNode body = ApiResponses.ok();
-        ObjectNode data = body.putObject("data");
+        // every element is checked before the first card number enters the vault
+        Map<String, CardNumber> numbers = new LinkedHashMap<>();
         for (int i = 0; i < elements.size(); i++) {
             String path = "card_elements[" + i + "]";
             JsonNode element = elements.get(i);
@@ -52,6 +54,9 @@ public class TokenController {
                 throw PaymentsException.invalidRequest(path + " must be an object");
             }
             String ref = Fields.requiredText(element, "ref", path);
+            if (numbers.containsKey(ref)) {
+                throw PaymentsException.invalidRequest(path + ".ref repeats an earlier element's ref");
+            }
             if (!"card_number".equals(Fields.requiredText(element, "type", path))) {
                 throw PaymentsException.invalidRequest(path + ".type must be card_number");
             }
@@ -60,13 +65,17 @@ public class TokenController {
             if (!number.passesLuhnCheck()) {
                 throw new PaymentsException(ErrorCode.CARD_NUMBER_DOES_NOT_EXIST, "The card number does not exist");
             }
+            numbers.put(ref, number);
+        }
+        ObjectNode body = ApiResponses.ok();
+        ObjectNode data = body.putObject("data");
+        numbers.forEach((ref, number) -> {
             VaultedCard card = vault.store(partner.project(), number, null, null);
-            ObjectNode tokenNode = data.putObject(ref).put("token", card.token());
-            tokenNode.putObject("info")
+            data.putObject(ref).put("token", card.token()).putObject("info")
                     .put("masked_card_number", number.masked())
                     .put("card_network", card.brand().wireName())
                     .put("card_type", "unknown");
-        }
+        });
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(body);
     }
 
@@ -79,6 +88,7 @@ public class TokenController {
                         || Fields.isPresent(body, "fps_no_account_widget") || Fields.isPresent(body, "self_employed_widget")
                         ? "only tokenize_widget is supported" : "tokenize_widget is required"));
         JsonNode access = widget.get("access");
+        PaymentRequests.requireFlag(access, "tokenize_widget.access");
         if (access != null && !access.isNull() && !access.asBoolean(false)) {
             throw PaymentsException.invalidRequest("tokenize_widget.access must be true");
         }
