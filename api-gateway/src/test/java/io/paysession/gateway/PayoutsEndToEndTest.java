@@ -3,10 +3,13 @@ package io.paysession.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paysession.command.vault.PublicTokens;
 import io.paysession.gateway.support.Answer;
 import io.paysession.gateway.support.TestPartner;
 import io.paysession.gateway.support.WebhookReceiver.Received;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -17,6 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Money going out, over the signed API of the running service, with every webhook's signature verified. */
 class PayoutsEndToEndTest extends EndToEndTestBase {
+
+    @Autowired
+    private JdbcTemplate jdbc;
+    @Autowired
+    private PublicTokens publicTokens;
 
     @Test
     void aCardPayoutByRawNumberIsConfirmedAndPaidOutInV1() {
@@ -222,6 +230,23 @@ class PayoutsEndToEndTest extends EndToEndTestBase {
         assertThat(partner.post("/api/v1/token", "{}").errorDescription()).contains("tokenize_widget");
         assertThat(partner.post("/api/v1/token", "{\"tokenize_widget\":{\"locale\":\"de\"}}").errorDescription())
                 .contains("locale");
+        assertThat(partner.post("/api/v1/token", "{\"tokenize_widget\":{\"access\":1}}").errorDescription())
+                .isEqualTo("tokenize_widget.access must be true or false");
+    }
+
+    @Test
+    void aPublicTokenIsKeptOnlyAsItsHashAndServesOnce() {
+        TestPartner partner = registeredPartner("publictokenhash");
+        String token = partner.post("/api/v1/token", "{\"tokenize_widget\":{\"access\":true}}").body()
+                .path("public_token").asText();
+        assertThat(jdbc.queryForObject("select count(*) from public_token where token = ?", Integer.class, token))
+                .as("the token itself is not stored").isZero();
+        assertThat(jdbc.queryForObject("select count(*) from public_token where project = ?", Integer.class,
+                partner.project())).isEqualTo(1);
+
+        assertThat(publicTokens.use(token)).contains(partner.project());
+        assertThat(publicTokens.use(token)).as("one use").isEmpty();
+        assertThat(publicTokens.use(token.substring(0, 63) + (token.endsWith("0") ? "1" : "0"))).isEmpty();
     }
 
     @Test
