@@ -289,6 +289,22 @@ class CardPaymentEndToEndTest extends EndToEndTestBase {
         assertThat(withoutBody.errorDescription()).isEqualTo("session_id is required");
     }
 
+    @Test
+    void requestsThatTomcatRefusesItselfAreAnsweredInTheErrorShapeToo() {
+        TestPartner partner = registeredPartner("tomcat");
+        byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+        Answer hugeHeader = partner.send("/api/v1/session/status", body, Map.of("X-PARTNER-PROJECT", partner.project(),
+                "X-PARTNER-SIGN", "A".repeat(9 * 1024)));
+        Answer badEscape = partner.send("/api/v1/session/st%C0%AFatus", body, Map.of("X-PARTNER-PROJECT",
+                partner.project(), "X-PARTNER-SIGN", partner.sign(body)));
+        for (Answer answer : new Answer[]{hugeHeader, badEscape}) {
+            assertThat(answer.status()).as(answer.toString()).isEqualTo(400);
+            assertThat(answer.headers().firstValue("Content-Type")).hasValueSatisfying(type ->
+                    assertThat(type).startsWith("application/json"));
+            assertThat(answer.errorCode()).isEqualTo("invalid_request");
+        }
+    }
+
     private Answer withContentType(TestPartner partner, String path, byte[] body, String type, String signature) {
         java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(
                         java.net.URI.create(baseUrl() + path))
