@@ -306,6 +306,18 @@ class PayoutsEndToEndTest extends EndToEndTestBase {
         return body;
     }
 
+    @Test
+    void payoutDetailsUnderBothNamesAtOnceAreRefused() {
+        TestPartner partner = registeredPartner("bothnames");
+        ObjectNode body = payout("payout_details", card("bank_card", "number", "4242424242424242"), 1_000, "rub");
+        body.set("payment_method", card("bank_card", "number", "5555555555554444"));
+        recipient(body).put("full_name", "John Doe");
+        Answer answer = partner.post("/api/v2/session/init/payout", body);
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(400);
+        assertThat(answer.errorCode()).isEqualTo("invalid_request");
+        assertThat(answer.errorDescription()).contains("payout_details").contains("payment_method");
+    }
+
     private static ObjectNode fpsPayout(String phone) {
         ObjectNode details = JsonNodeFactory.instance.objectNode().put("type", "bank_account");
         details.putObject("bank_account").put("system_type", "faster_payment_system")

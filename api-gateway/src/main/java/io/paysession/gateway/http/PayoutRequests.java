@@ -43,6 +43,11 @@ public class PayoutRequests {
     }
 
     public PayoutData read(ObjectNode body, String project, ApiVersion version) {
+        if (Fields.isPresent(body, "payout_details") && Fields.isPresent(body, "payment_method")) {
+            // two sets of details under the two names leave no way to tell which one the partner meant
+            throw PaymentsException.invalidRequest("give the payout details as " + version.payoutDetailsName()
+                    + ", not under both payout_details and payment_method");
+        }
         String name = Fields.isPresent(body, "payout_details") ? "payout_details" : "payment_method";
         Optional<MethodInput> method = Fields.object(body, name, "").map(details -> method(details, name, project));
         Money amount = Fields.amountDetails(body, "amount_details", "").orElse(null);
