@@ -187,9 +187,11 @@ public final class JsonBodies {
         return " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")";
     }
 
+    /** Jackson's message names the key; a key that looks like a card number is not repeated back. */
     private static String duplicateField(JsonProcessingException e) {
         String message = e.getOriginalMessage();
-        return message != null && message.startsWith("Duplicate field") ? ": " + message : "";
+        return message != null && message.startsWith("Duplicate field")
+                ? ": " + message.replaceAll("[0-9]{12,}", "<digits>") : "";
     }
 
     private static boolean isBlank(byte[] body) {
