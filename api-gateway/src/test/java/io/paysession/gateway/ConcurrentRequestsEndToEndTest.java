@@ -216,7 +216,8 @@ class ConcurrentRequestsEndToEndTest extends EndToEndTestBase {
         awaitLatch(appended);
         CompletableFuture<Answer> thisNode = CompletableFuture.supplyAsync(request, racers);
         await().atMost(Duration.ofSeconds(20)).until(() -> jdbc.queryForObject(
-                "select count(*) from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+                "select count(*) from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() "
+                        + "and query ilike 'insert into domain_event_entry%'",
                 Integer.class) > 0);
         commit.countDown();
         otherNode.join();

@@ -46,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MutatedRequestsEndToEndTest extends EndToEndTestBase {
 
     private static final long SEED = Long.getLong("boundary.seed", System.nanoTime());
-    private static final int REQUESTS_PER_ENDPOINT = Integer.getInteger("boundary.requests", 200);
+    private static final int REQUESTS_PER_ENDPOINT = Integer.getInteger("boundary.requests", 300);
     private static final Set<String> ERROR_CODES = Set.of("invalid_request", "authentication_error",
             "authorization_error", "session_not_found", "session_wrong_state", "idempotency_key_params_mismatch",
             "idempotency_key_already_exists", "idempotency_key_not_supported", "refund_amount_too_large",
