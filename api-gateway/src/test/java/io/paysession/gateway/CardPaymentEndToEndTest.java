@@ -225,25 +225,96 @@ class CardPaymentEndToEndTest extends EndToEndTestBase {
     @Test
     void requestsWithoutAValidSignatureAreRefusedWith401() {
         TestPartner partner = registeredPartner("signatures");
+        TestPartner neighbour = registeredPartner("signatures-neighbour");
         byte[] body = cardPayment("4242424242424242", "123").toString().getBytes(StandardCharsets.UTF_8);
         String path = "/api/v1/session/init/payment";
+        String valid = partner.sign(body);
 
-        Answer missing = partner.send(path, body, Map.of("X-PARTNER-PROJECT", partner.project()));
-        Answer ofAnotherBody = partner.send(path, body, Map.of("X-PARTNER-PROJECT", partner.project(),
-                "X-PARTNER-SIGN", partner.sign("{}".getBytes(StandardCharsets.UTF_8))));
-        Answer byAnotherKey = partner.send(path, body, Map.of("X-PARTNER-PROJECT", partner.project(),
-                "X-PARTNER-SIGN", TestPartner.sign(TestPartner.newKeyPair(), body)));
-        Answer notBase64 = partner.send(path, body, Map.of("X-PARTNER-PROJECT", partner.project(),
-                "X-PARTNER-SIGN", "%%% not base64 %%%"));
+        Map<String, Answer> answers = new java.util.LinkedHashMap<>();
+        answers.put("missing", partner.send(path, body, Map.of("X-PARTNER-PROJECT", partner.project())));
+        answers.put("empty", partner.send(path, body, Map.of("X-PARTNER-PROJECT", partner.project(),
+                "X-PARTNER-SIGN", " ")));
+        answers.put("of another body", partner.send(path, body, Map.of("X-PARTNER-PROJECT", partner.project(),
+                "X-PARTNER-SIGN", partner.sign("{}".getBytes(StandardCharsets.UTF_8)))));
+        answers.put("by another key", partner.send(path, body, Map.of("X-PARTNER-PROJECT", partner.project(),
+                "X-PARTNER-SIGN", TestPartner.sign(TestPartner.newKeyPair(), body))));
+        answers.put("not Base64", partner.send(path, body, Map.of("X-PARTNER-PROJECT", partner.project(),
+                "X-PARTNER-SIGN", "%%% not base64 %%%")));
+        answers.put("cut short", partner.send(path, body, Map.of("X-PARTNER-PROJECT", partner.project(),
+                "X-PARTNER-SIGN", valid.substring(0, valid.length() - 8))));
         byte[] reformatted = cardPayment("4242424242424242", "123").toPrettyString().getBytes(StandardCharsets.UTF_8);
-        Answer ofReformattedBody = partner.send(path, reformatted, Map.of("X-PARTNER-PROJECT", partner.project(),
-                "X-PARTNER-SIGN", partner.sign(body)));
+        answers.put("of the body before re-serialization", partner.send(path, reformatted, Map.of(
+                "X-PARTNER-PROJECT", partner.project(), "X-PARTNER-SIGN", valid)));
+        byte[] withNewline = (new String(body, StandardCharsets.UTF_8) + "\n").getBytes(StandardCharsets.UTF_8);
+        answers.put("of the body without its trailing newline", partner.send(path, withNewline, Map.of(
+                "X-PARTNER-PROJECT", partner.project(), "X-PARTNER-SIGN", valid)));
+        answers.put("valid, with another project's header", partner.send(path, body, Map.of(
+                "X-PARTNER-PROJECT", neighbour.project(), "X-PARTNER-SIGN", valid)));
 
-        for (Answer answer : new Answer[]{missing, ofAnotherBody, byAnotherKey, notBase64, ofReformattedBody}) {
-            assertThat(answer.status()).as(answer.toString()).isEqualTo(401);
-            assertThat(answer.errorCode()).isEqualTo("authentication_error");
+        answers.forEach((name, answer) -> {
+            assertThat(answer.status()).as(name + ": " + answer).isEqualTo(401);
+            assertThat(answer.errorCode()).as(name).isEqualTo("authentication_error");
             assertThat(answer.body().path("status").asText()).isEqualTo("error");
+            assertThat(answer.headers().firstValue("X-Request-Id")).as(name).hasValueSatisfying(id ->
+                    assertThat(id).matches("req_[0-9a-f]{32}"));
+        });
+        assertThat(partner.send(path, body, Map.of("X-PARTNER-PROJECT", partner.project(), "X-PARTNER-SIGN", valid))
+                .status()).as("the same request, correctly signed").isEqualTo(200);
+    }
+
+    @Test
+    void aBodyThatIsNotDeclaredAsJsonIsRefusedWith415AfterItsSignature() {
+        TestPartner partner = registeredPartner("content-types");
+        String sessionId = partner.post("/api/v1/session/create", "{}").session().path("id").asText();
+        byte[] body = sessionRef(sessionId).toString().getBytes(StandardCharsets.UTF_8);
+        String path = "/api/v1/session/status";
+
+        for (String type : new String[]{"text/plain", "application/x-www-form-urlencoded", "application/xml",
+                "application/json; charset=iso-8859-1", "application/json; charset=utf-16", "not a media type"}) {
+            Answer answer = withContentType(partner, path, body, type, partner.sign(body));
+            assertThat(answer.status()).as(type + ": " + answer).isEqualTo(415);
+            assertThat(answer.errorCode()).isEqualTo("invalid_request");
+            assertThat(answer.errorDescription()).contains("Content-Type");
+            assertThat(withContentType(partner, path, body, type, "bad").status())
+                    .as("the signature is checked first").isEqualTo(401);
         }
+        for (String type : new String[]{"application/json", "application/json; charset=utf-8",
+                "Application/JSON;charset=\"UTF-8\"", ""}) {
+            Answer answer = withContentType(partner, path, body, type, partner.sign(body));
+            assertThat(answer.status()).as("'" + type + "': " + answer).isEqualTo(200);
+        }
+        byte[] empty = new byte[0];
+        Answer withoutBody = withContentType(partner, path, empty, "text/plain", partner.sign(empty));
+        assertThat(withoutBody.status()).as("a request without a body has no type to check").isEqualTo(400);
+        assertThat(withoutBody.errorDescription()).isEqualTo("session_id is required");
+    }
+
+    @Test
+    void requestsThatTomcatRefusesItselfAreAnsweredInTheErrorShapeToo() {
+        TestPartner partner = registeredPartner("tomcat");
+        byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+        Answer hugeHeader = partner.send("/api/v1/session/status", body, Map.of("X-PARTNER-PROJECT", partner.project(),
+                "X-PARTNER-SIGN", "A".repeat(9 * 1024)));
+        Answer badEscape = partner.send("/api/v1/session/st%C0%AFatus", body, Map.of("X-PARTNER-PROJECT",
+                partner.project(), "X-PARTNER-SIGN", partner.sign(body)));
+        for (Answer answer : new Answer[]{hugeHeader, badEscape}) {
+            assertThat(answer.status()).as(answer.toString()).isEqualTo(400);
+            assertThat(answer.headers().firstValue("Content-Type")).hasValueSatisfying(type ->
+                    assertThat(type).startsWith("application/json"));
+            assertThat(answer.errorCode()).isEqualTo("invalid_request");
+        }
+    }
+
+    private Answer withContentType(TestPartner partner, String path, byte[] body, String type, String signature) {
+        java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(baseUrl() + path))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body))
+                .header("X-PARTNER-PROJECT", partner.project())
+                .header("X-PARTNER-SIGN", signature);
+        if (!type.isEmpty()) {
+            request.header("Content-Type", type);
+        }
+        return TestPartner.exchange(request.build());
     }
 
     @Test
@@ -317,6 +388,14 @@ class CardPaymentEndToEndTest extends EndToEndTestBase {
                 {"{\"payment_details\":{\"type\":\"card\",\"card\":{\"type\":\"bank_card\",\"bank_card\":{\"number\":\"4242\"}}}}",
                         "payment_details.card.bank_card.number"},
                 {"{\"payment_details\":{\"type\":\"teleport\"}}", "payment_details.type"},
+                {"{\"customer\":{\"reference\":\"c\",\"contacts\":[{\"email\":\"no-at-sign\"}]}}", "customer.contacts[0].email"},
+                {"{\"customer\":{\"reference\":\"c\",\"contacts\":[{\"phone\":\"12-34\"}]}}", "customer.contacts[0].phone"},
+                {"{\"participant_details\":{\"sender\":{\"ipv4\":\"300.1.2.3\"}}}", "participant_details.sender.ipv4"},
+                {"{\"participant_details\":{\"sender\":{\"country_iso3\":\"RU\"}}}", "participant_details.sender.country_iso3"},
+                {"{\"payment_options\":{\"description\":42}}", "payment_options.description"},
+                {"{\"payment_options\":{\"platform_details\":{\"os\":[]}}}", "payment_options.platform_details.os"},
+                {"{\"metadata\":\"a\\u0000b\"}", "metadata"},
+                {"{\"metadata\":{\"n\":1e400}}", "metadata.n"},
                 {"{\"session_id\": ", "not valid JSON"},
                 {"{\"a\":1,\"a\":2}", "Duplicate field"},
                 {"[1,2]", "JSON object"},

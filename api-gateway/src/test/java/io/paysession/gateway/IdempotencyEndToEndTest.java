@@ -145,6 +145,19 @@ class IdempotencyEndToEndTest extends EndToEndTestBase {
     }
 
     @Test
+    void theWidgetsTokenizationTakesNoKeyEither() {
+        byte[] body = "{\"card\":{\"number\":\"4242424242424242\"}}".getBytes(StandardCharsets.UTF_8);
+        Answer answer = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + "/cds/v1/tokenize/card"))
+                .header("Content-Type", "application/json")
+                .header("X-PUBLIC-TOKEN", "0".repeat(64))
+                .header("X-PARTNER-IDEMPOTENCY-KEY", "widget-1")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(answer.errorCode()).isEqualTo("idempotency_key_not_supported");
+    }
+
+    @Test
     void theBankListTakesNoKeyEither() {
         TestPartner partner = registeredPartner("idem-banks");
         byte[] empty = new byte[0];

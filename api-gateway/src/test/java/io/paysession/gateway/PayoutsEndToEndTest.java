@@ -3,10 +3,13 @@ package io.paysession.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paysession.command.vault.PublicTokens;
 import io.paysession.gateway.support.Answer;
 import io.paysession.gateway.support.TestPartner;
 import io.paysession.gateway.support.WebhookReceiver.Received;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -17,6 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Money going out, over the signed API of the running service, with every webhook's signature verified. */
 class PayoutsEndToEndTest extends EndToEndTestBase {
+
+    @Autowired
+    private JdbcTemplate jdbc;
+    @Autowired
+    private PublicTokens publicTokens;
 
     @Test
     void aCardPayoutByRawNumberIsConfirmedAndPaidOutInV1() {
@@ -222,6 +230,23 @@ class PayoutsEndToEndTest extends EndToEndTestBase {
         assertThat(partner.post("/api/v1/token", "{}").errorDescription()).contains("tokenize_widget");
         assertThat(partner.post("/api/v1/token", "{\"tokenize_widget\":{\"locale\":\"de\"}}").errorDescription())
                 .contains("locale");
+        assertThat(partner.post("/api/v1/token", "{\"tokenize_widget\":{\"access\":1}}").errorDescription())
+                .isEqualTo("tokenize_widget.access must be true or false");
+    }
+
+    @Test
+    void aPublicTokenIsKeptOnlyAsItsHashAndServesOnce() {
+        TestPartner partner = registeredPartner("publictokenhash");
+        String token = partner.post("/api/v1/token", "{\"tokenize_widget\":{\"access\":true}}").body()
+                .path("public_token").asText();
+        assertThat(jdbc.queryForObject("select count(*) from public_token where token = ?", Integer.class, token))
+                .as("the token itself is not stored").isZero();
+        assertThat(jdbc.queryForObject("select count(*) from public_token where project = ?", Integer.class,
+                partner.project())).isEqualTo(1);
+
+        assertThat(publicTokens.use(token)).contains(partner.project());
+        assertThat(publicTokens.use(token)).as("one use").isEmpty();
+        assertThat(publicTokens.use(token.substring(0, 63) + (token.endsWith("0") ? "1" : "0"))).isEmpty();
     }
 
     @Test
@@ -279,6 +304,18 @@ class PayoutsEndToEndTest extends EndToEndTestBase {
         recipient(body).put("first_name", "Hans").put("last_name", "Müller").put("bank_name", "Example Bank")
                 .put("currency", "eur").put("country_iso3", "DEU");
         return body;
+    }
+
+    @Test
+    void payoutDetailsUnderBothNamesAtOnceAreRefused() {
+        TestPartner partner = registeredPartner("bothnames");
+        ObjectNode body = payout("payout_details", card("bank_card", "number", "4242424242424242"), 1_000, "rub");
+        body.set("payment_method", card("bank_card", "number", "5555555555554444"));
+        recipient(body).put("full_name", "John Doe");
+        Answer answer = partner.post("/api/v2/session/init/payout", body);
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(400);
+        assertThat(answer.errorCode()).isEqualTo("invalid_request");
+        assertThat(answer.errorDescription()).contains("payout_details").contains("payment_method");
     }
 
     private static ObjectNode fpsPayout(String phone) {

@@ -14,6 +14,8 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -26,9 +28,14 @@ import java.util.Optional;
  * Authenticates every partner request ({@code /api/**}, {@code /cds/**}) before anything parses it: the
  * raw body (at most 64 KiB) must carry a valid {@code X-PARTNER-SIGN} by the key registered for
  * {@code X-PARTNER-PROJECT}. An unknown or missing project is 403 {@code authorization_error}; a
- * missing or wrong signature of a known project is 401 {@code authentication_error}. The one exception is
+ * missing or wrong signature of a known project is 401 {@code authentication_error}; a body of another
+ * type than JSON is 415. Nothing reads the body as JSON before its signature is verified. The one exception is
  * {@value #PUBLIC_TOKEN_PATH}: the card-tokenizer widget calls it from a payer's browser, where no partner key
  * can be, and the public token it carries authenticates it instead ({@code TokenController}).
+ * <p>
+ * The verification handles no secret: the key is the partner's public key, and the body and the signature
+ * come from the request, so how long it takes tells a caller nothing it does not already have. The one
+ * secret at this door, the set of registered projects, is answered by design (403 vs 401).
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
@@ -57,6 +64,8 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        // every answer, refusals included, names the request, so a partner can quote it to support
+        response.setHeader("X-Request-Id", RequestMetadata.requestId(request));
         Optional<byte[]> read = RequestBodies.readAtMostTheLimit(request);
         if (read.isEmpty()) {
             refuse(response, 413, ErrorCode.INVALID_REQUEST, RequestBodies.TOO_LARGE);
@@ -84,10 +93,35 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
                     "X-PARTNER-SIGN is not a valid signature of the body by the project's key");
             return;
         }
-        response.setHeader("X-Request-Id", RequestMetadata.requestId(request));
+        if (body.length > 0 && !isJson(request.getContentType())) {
+            refuse(response, 415, ErrorCode.INVALID_REQUEST,
+                    "Content-Type must be application/json (UTF-8) for a request with a body");
+            return;
+        }
         request.setAttribute(PARTNER_ATTRIBUTE, partner.get());
         request.setAttribute(BODY_ATTRIBUTE, body);
         chain.doFilter(new CachedBodyRequest(request, body), response);
+    }
+
+    /**
+     * {@code application/json}, with parameters, in any case; a missing type is taken as JSON because some
+     * partner HTTP clients send none. A charset other than UTF-8 is refused: JSON on the wire is UTF-8.
+     */
+    static boolean isJson(String contentType) {
+        if (contentType == null || contentType.isBlank()) {
+            return true;
+        }
+        MediaType type;
+        try {
+            type = MediaType.parseMediaType(contentType);
+        } catch (InvalidMediaTypeException e) {
+            return false;
+        }
+        if (!MediaType.APPLICATION_JSON.equalsTypeAndSubtype(type)) {
+            return false;
+        }
+        String charset = type.getParameter("charset");
+        return charset == null || charset.replace("\"", "").equalsIgnoreCase("utf-8");
     }
 
     private void refuse(HttpServletResponse response, int status, ErrorCode code, String description)

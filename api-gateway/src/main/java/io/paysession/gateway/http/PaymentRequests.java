@@ -33,7 +33,6 @@ import java.util.regex.Pattern;
 @Component
 public class PaymentRequests {
 
-    private static final Pattern PHONE = Pattern.compile("\\+?[0-9]{10,15}");
     private static final Set<String> PLATFORMS = Set.of("mobile", "desktop");
     private static final Pattern TWO_OR_FOUR_DIGITS = Pattern.compile("[0-9]{2}|[0-9]{4}");
     private static final Pattern MONTH = Pattern.compile("0?[1-9]|1[0-2]");
@@ -52,10 +51,10 @@ public class PaymentRequests {
         Optional<MethodInput> method = Fields.object(body, "payment_details", "")
                 .map(details -> paymentDetails(details, project));
         Money amount = Fields.amountDetails(body, "amount_details", "").orElse(null);
-        JsonNode customer = Fields.object(body, "customer", "").map(PaymentRequests::customer).orElse(null);
+        JsonNode customer = Fields.object(body, "customer", "").map(found -> Parties.customer(found, true)).orElse(null);
         JsonNode paymentOptions = Fields.object(body, "payment_options", "").map(PaymentRequests::paymentOptions)
                 .orElse(null);
-        JsonNode participant = Fields.object(body, "participant_details", "").map(JsonBodies::withoutNulls).orElse(null);
+        JsonNode participant = Fields.object(body, "participant_details", "").map(Parties::participants).orElse(null);
         JsonNode metadata = metadata(body);
         JsonNode items = items(body);
         PaymentMethod paymentMethod = method.map(input -> input.card() == null ? input.method() : vault(project, input.card()))
@@ -137,7 +136,7 @@ public class PaymentRequests {
         }
         ObjectNode qr = Fields.requiredObject(banking, "qr_app_pay", path);
         String phone = Fields.requiredText(qr, "phone", path + ".qr_app_pay");
-        if (!PHONE.matcher(phone).matches()) {
+        if (!Parties.PHONE.matcher(phone).matches()) {
             throw PaymentsException.invalidRequest(path + ".qr_app_pay.phone must be 10 to 15 digits");
         }
         String channel = Fields.text(qr, "channel", path + ".qr_app_pay").orElse(null);
@@ -155,8 +154,12 @@ public class PaymentRequests {
         return new FasterPaymentMethod(description);
     }
 
-    /** {@code return_url} an absolute URL; {@code platform_details.type} mobile or desktop; echoed as given. */
+    /**
+     * {@code return_url} an absolute URL; {@code description} a string; {@code platform_details.type} mobile or
+     * desktop, its {@code os} and {@code browser} strings; echoed as given.
+     */
     private static JsonNode paymentOptions(ObjectNode options) {
+        Fields.text(options, "description", "payment_options");
         Fields.text(options, "return_url", "payment_options").ifPresent(url -> {
             if (!url.matches("(?i)[a-z][a-z0-9+.-]*://\\S+|[a-z][a-z0-9+.-]*:\\S+")) {
                 throw PaymentsException.invalidRequest("payment_options.return_url must be an absolute URL or a deeplink");
@@ -169,6 +172,8 @@ public class PaymentRequests {
                             "payment_options.platform_details.type must be mobile or desktop");
                 }
             });
+            Fields.text(platform, "os", "payment_options.platform_details");
+            Fields.text(platform, "browser", "payment_options.platform_details");
             requireFlag(platform.get("recurrent"), "payment_options.platform_details.recurrent");
         });
         requireFlag(options.get("recurrent"), "payment_options.recurrent");
@@ -176,7 +181,7 @@ public class PaymentRequests {
     }
 
     /** A flag is a boolean, or the string {@code "true"} / {@code "false"} as the spec's examples send it. */
-    private static void requireFlag(JsonNode value, String path) {
+    static void requireFlag(JsonNode value, String path) {
         if (value == null || value.isNull() || value.isBoolean()) {
             return;
         }
@@ -241,29 +246,6 @@ public class PaymentRequests {
             return value.textValue();
         }
         throw PaymentsException.invalidRequest(Fields.path(path, name) + " must be a string of digits");
-    }
-
-    private static JsonNode customer(ObjectNode customer) {
-        String reference = Fields.requiredText(customer, "reference", "customer");
-        if (reference.length() > 255) {
-            throw PaymentsException.invalidRequest("customer.reference must be at most 255 characters");
-        }
-        JsonNode contacts = customer.get("contacts");
-        if (contacts != null && !contacts.isNull()) {
-            if (!contacts.isArray()) {
-                throw PaymentsException.invalidRequest("customer.contacts must be an array");
-            }
-            for (int i = 0; i < contacts.size(); i++) {
-                JsonNode contact = contacts.get(i);
-                String path = "customer.contacts[" + i + "]";
-                if (!contact.isObject()) {
-                    throw PaymentsException.invalidRequest(path + " must be an object");
-                }
-                Fields.text(contact, "email", path);
-                Fields.text(contact, "phone", path);
-            }
-        }
-        return JsonBodies.withoutNulls(customer);
     }
 
     static JsonNode metadata(ObjectNode body) {

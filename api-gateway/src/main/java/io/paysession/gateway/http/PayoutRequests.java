@@ -17,7 +17,6 @@ import org.springframework.stereotype.Component;
 import java.math.BigInteger;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -29,12 +28,8 @@ import java.util.regex.Pattern;
 @Component
 public class PayoutRequests {
 
-    private static final Pattern PHONE = Pattern.compile("\\+?[0-9]{10,15}");
     private static final Pattern BANK_ID = Pattern.compile("[0-9]{9,12}");
     private static final Pattern IBAN = Pattern.compile("[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}");
-    /** Latin or Cyrillic letters, with spaces, hyphens, apostrophes and dots between words. */
-    private static final Pattern PERSON_NAME = Pattern.compile("[\\p{IsLatin}\\p{IsCyrillic}][\\p{IsLatin}\\p{IsCyrillic} .'-]{0,254}");
-    private static final Set<String> COUNTRIES = Set.copyOf(Locale.getISOCountries(Locale.IsoCountryCode.PART1_ALPHA3));
 
     private final CardVault vault;
 
@@ -48,12 +43,18 @@ public class PayoutRequests {
     }
 
     public PayoutData read(ObjectNode body, String project, ApiVersion version) {
+        if (Fields.isPresent(body, "payout_details") && Fields.isPresent(body, "payment_method")) {
+            // two sets of details under the two names leave no way to tell which one the partner meant
+            throw PaymentsException.invalidRequest("give the payout details as " + version.payoutDetailsName()
+                    + ", not under both payout_details and payment_method");
+        }
         String name = Fields.isPresent(body, "payout_details") ? "payout_details" : "payment_method";
         Optional<MethodInput> method = Fields.object(body, name, "").map(details -> method(details, name, project));
         Money amount = Fields.amountDetails(body, "amount_details", "").orElse(null);
-        JsonNode participants = Fields.object(body, "participant_details", "").map(PayoutRequests::participants)
+        JsonNode participants = Fields.object(body, "participant_details", "").map(Parties::participants)
                 .orElse(null);
-        JsonNode customer = Fields.object(body, "customer", "").map(JsonBodies::withoutNulls).orElse(null);
+        JsonNode customer = Fields.object(body, "customer", "").map(found -> Parties.customer(found, false))
+                .orElse(null);
         JsonNode metadata = PaymentRequests.metadata(body);
         PayoutMethod payoutMethod = method.map(input -> input.number() == null ? input.method() : vault(project, input))
                 .orElse(null);
@@ -170,7 +171,7 @@ public class PayoutRequests {
 
     private static String phone(ObjectNode node, String path) {
         String phone = Fields.requiredText(node, "phone", path);
-        if (!PHONE.matcher(phone).matches()) {
+        if (!Parties.PHONE.matcher(phone).matches()) {
             throw PaymentsException.invalidRequest(path + ".phone must be 10 to 15 digits");
         }
         return phone.startsWith("+") ? phone.substring(1) : phone;
@@ -182,28 +183,5 @@ public class PayoutRequests {
             throw PaymentsException.invalidRequest(path + ".bank_id must be the bank's id in the instant-payment system");
         }
         return bankId;
-    }
-
-    /** Names are Latin or Cyrillic; currency an ISO 4217 code; country an ISO 3166 alpha-3 code. */
-    private static JsonNode participants(ObjectNode participants) {
-        Fields.object(participants, "recipient", "participant_details").ifPresent(recipient -> {
-            String path = "participant_details.recipient";
-            for (String field : new String[]{"full_name", "first_name", "last_name", "middle_name"}) {
-                Fields.text(recipient, field, path).ifPresent(value -> {
-                    if (!PERSON_NAME.matcher(value.trim()).matches()) {
-                        throw PaymentsException.invalidRequest(path + "." + field
-                                + " must be written in Latin or Cyrillic letters");
-                    }
-                });
-            }
-            Fields.text(recipient, "currency", path).ifPresent(code -> Fields.currency(code, path + ".currency"));
-            Fields.text(recipient, "country_iso3", path).ifPresent(code -> {
-                if (!COUNTRIES.contains(code.toUpperCase(Locale.ROOT))) {
-                    throw PaymentsException.invalidRequest(path + ".country_iso3 must be an ISO 3166 alpha-3 code");
-                }
-            });
-        });
-        Fields.object(participants, "sender", "participant_details");
-        return JsonBodies.withoutNulls(participants);
     }
 }

@@ -11,6 +11,7 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.DomainEventStream;
 import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.axonframework.modelling.command.ConcurrencyException;
 import org.springframework.stereotype.Component;
 
 import java.util.Optional;
@@ -19,12 +20,20 @@ import java.util.Optional;
  * Runs a partner's command and answers with the session exactly as that command left it: the session's
  * events are folded up to the last one the command caused (Axon marks each with the command's id as
  * {@code correlationId}). A rail answer that lands a moment later does not leak into the response; it
- * shows in the next {@code session/status} and in its webhook.
+ * shows in the next {@code session/status} and in its webhook. A command that lost a race with another
+ * node (the event store refused its append) is run again on the session as it now is.
  */
 @Component
 public class SessionStates {
 
     private static final String CORRELATION_KEY = "correlationId";
+    /**
+     * Tries of a command that lost a race with another node. The command runs again on the session as the
+     * winner left it, so the partner gets the answer a serialized order gives (a refund that still fits is
+     * made; one that no longer fits is refund_amount_too_large), as on a single node, where the aggregate's
+     * lock serializes commands.
+     */
+    private static final int ATTEMPTS = 3;
 
     private final CommandGateway commands;
     private final EventStore eventStore;
@@ -40,7 +49,17 @@ public class SessionStates {
         CommandMessage<Object> message = GenericCommandMessage.<Object>asCommandMessage(command)
                 .andMetaData(RequestMetadata.current());
         idempotentCommands.beforeCommandOn(sessionId);
-        commands.sendAndWait(message);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                commands.sendAndWait(message);
+                break;
+            } catch (ConcurrencyException e) {
+                // another node appended to the session first; the attempt left nothing behind (one transaction)
+                if (attempt == ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
         SessionView view = foldUpTo(sessionId, CORRELATION_KEY, message.getIdentifier()).afterMarked();
         if (view == null) {
             throw new IllegalStateException("no events for " + sessionId + " after a successful command");

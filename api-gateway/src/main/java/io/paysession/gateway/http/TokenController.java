@@ -19,6 +19,8 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -52,8 +54,8 @@ public class TokenController {
         if (elements == null || !elements.isArray() || elements.isEmpty()) {
             throw PaymentsException.invalidRequest("card_elements must be a non-empty array");
         }
-        ObjectNode body = ApiResponses.ok();
-        ObjectNode data = body.putObject("data");
+        // every element is checked before the first card number enters the vault
+        Map<String, CardNumber> numbers = new LinkedHashMap<>();
         for (int i = 0; i < elements.size(); i++) {
             String path = "card_elements[" + i + "]";
             JsonNode element = elements.get(i);
@@ -61,12 +63,18 @@ public class TokenController {
                 throw PaymentsException.invalidRequest(path + " must be an object");
             }
             String ref = Fields.requiredText(element, "ref", path);
+            if (numbers.containsKey(ref)) {
+                throw PaymentsException.invalidRequest(path + ".ref repeats an earlier element's ref");
+            }
             if (!"card_number".equals(Fields.requiredText(element, "type", path))) {
                 throw PaymentsException.invalidRequest(path + ".type must be card_number");
             }
-            CardNumber number = existingCardNumber(Fields.requiredText(element, "card_number", path), path + ".card_number");
-            tokenRecord(data.putObject(ref), vault.store(partner.project(), number, null, null), number);
+            numbers.put(ref, existingCardNumber(Fields.requiredText(element, "card_number", path), path + ".card_number"));
         }
+        ObjectNode body = ApiResponses.ok();
+        ObjectNode data = body.putObject("data");
+        numbers.forEach((ref, number) ->
+                tokenRecord(data.putObject(ref), vault.store(partner.project(), number, null, null), number));
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(body);
     }
 
@@ -105,6 +113,7 @@ public class TokenController {
                         || Fields.isPresent(body, "fps_no_account_widget") || Fields.isPresent(body, "self_employed_widget")
                         ? "only tokenize_widget is supported" : "tokenize_widget is required"));
         JsonNode access = widget.get("access");
+        PaymentRequests.requireFlag(access, "tokenize_widget.access");
         if (access != null && !access.isNull() && !access.asBoolean(false)) {
             throw PaymentsException.invalidRequest("tokenize_widget.access must be true");
         }

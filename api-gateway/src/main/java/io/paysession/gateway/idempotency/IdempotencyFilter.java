@@ -73,10 +73,6 @@ public class IdempotencyFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if (!(request.getAttribute(PartnerSignatureFilter.PARTNER_ATTRIBUTE) instanceof PartnerView partner)) {
-            chain.doFilter(request, response);
-            return;
-        }
         String key = request.getHeader(IdempotentEndpoints.HEADER);
         if (!IdempotentEndpoints.isWellFormed(key)) {
             ApiResponses.writeError(response, 400, ErrorCode.INVALID_REQUEST, IdempotentEndpoints.HEADER
@@ -84,7 +80,9 @@ public class IdempotencyFilter extends OncePerRequestFilter {
             return;
         }
         String path = pathOf(request);
-        if (!IdempotentEndpoints.takesKey(request.getMethod(), path)) {
+        // without a verified partner this is the widget's unsigned tokenization, which takes no key either
+        if (!(request.getAttribute(PartnerSignatureFilter.PARTNER_ATTRIBUTE) instanceof PartnerView partner)
+                || !IdempotentEndpoints.takesKey(request.getMethod(), path)) {
             ApiResponses.writeError(response, 400, ErrorCode.IDEMPOTENCY_KEY_NOT_SUPPORTED,
                     "This method takes no " + IdempotentEndpoints.HEADER);
             return;

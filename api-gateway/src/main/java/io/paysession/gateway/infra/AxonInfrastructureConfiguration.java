@@ -1,6 +1,7 @@
 package io.paysession.gateway.infra;
 
 import io.paysession.api.wire.PaymentJson;
+import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.axonframework.eventhandling.tokenstore.jdbc.TokenSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.serialization.RevisionResolver;
@@ -31,6 +32,11 @@ public class AxonInfrastructureConfiguration {
                 .objectMapper(PaymentJson.newObjectMapper())
                 .revisionResolver(revisionResolver)
                 .build();
+    }
+
+    @Bean
+    PersistenceExceptionResolver persistenceExceptionResolver() {
+        return new UniqueViolations();
     }
 
     @Bean

@@ -3,6 +3,9 @@ package io.paysession.command.vault;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.sql.Timestamp;
 import java.time.Clock;
@@ -14,7 +17,9 @@ import java.util.Optional;
 /**
  * Public tokens for the card-tokenizer widget (decisions.md section 6): 64 hex characters, valid 24 hours,
  * good for one tokenization. They stand for a project in a payer's browser, where no signed request can
- * be made.
+ * be made. The table keeps their SHA-256 only: the database's index comparison stops at the first differing
+ * character, so a lookup by the token itself would time how much of a guess is right; a lookup by its hash
+ * tells a guesser only about hashes, which lead nowhere.
  */
 @Component
 public class PublicTokens {
@@ -36,7 +41,7 @@ public class PublicTokens {
         String token = HexFormat.of().formatHex(secret);
         Instant now = clock.instant();
         jdbc.update("insert into public_token (token, project, locale, created_at, expires_at) values (?, ?, ?, ?, ?)",
-                token, project, locale, Timestamp.from(now), Timestamp.from(now.plus(LIFETIME)));
+                sha256(token), project, locale, Timestamp.from(now), Timestamp.from(now.plus(LIFETIME)));
         return token;
     }
 
@@ -46,7 +51,7 @@ public class PublicTokens {
      */
     public Optional<String> projectOf(String token) {
         return jdbc.query("select project from public_token where token = ? and used_at is null and expires_at > ?",
-                (row, index) -> row.getString("project"), token, Timestamp.from(clock.instant())).stream().findFirst();
+                (row, index) -> row.getString("project"), sha256(token), Timestamp.from(clock.instant())).stream().findFirst();
     }
 
     /** Uses the token once: the project it stands for, or empty when it is unknown, expired or already used. */
@@ -55,6 +60,15 @@ public class PublicTokens {
                         update public_token set used_at = ? where token = ? and used_at is null and expires_at > ?
                         returning project""",
                 (row, index) -> row.getString("project"),
-                Timestamp.from(clock.instant()), token, Timestamp.from(clock.instant())).stream().findFirst();
+                Timestamp.from(clock.instant()), sha256(token), Timestamp.from(clock.instant())).stream().findFirst();
+    }
+
+    static String sha256(String token) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(token.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is not available", e);
+        }
     }
 }
