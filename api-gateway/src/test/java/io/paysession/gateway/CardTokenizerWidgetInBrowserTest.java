@@ -158,7 +158,8 @@ class CardTokenizerWidgetInBrowserTest extends EndToEndTestBase {
     void aPublicTokenOlderThanTwentyFourHoursEndsInOnTokenizationFail() {
         String publicToken = publicToken(registeredPartner("widget-expired"));
         // the passage of 24 hours
-        jdbc.update("update public_token set expires_at = now() - interval '1 second' where token = ?", publicToken);
+        jdbc.update("update public_token set expires_at = now() - interval '1 second' "
+                + "where token = encode(sha256(convert_to(?, 'UTF8')), 'hex')", publicToken);
 
         assertTheWidgetReportsADeadToken(publicToken);
     }

@@ -30,13 +30,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(classes = PaymentSessionServiceApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         // logging starts before dynamic properties exist, so its settings are static
-        properties = {"logging.file.name=" + EndToEndTestBase.LOG_FILE,
-                "logging.level.io.paysession=DEBUG",
-                "logging.level.org.springframework.web=DEBUG"})
+        properties = {EndToEndTestBase.LOG_FILE_SETTING, EndToEndTestBase.LOG_LEVEL_SETTING,
+                EndToEndTestBase.WEB_LOG_LEVEL_SETTING})
 public abstract class EndToEndTestBase {
 
     /** Relative to the module directory, where Surefire runs; cleaned with {@code target}. */
     protected static final String LOG_FILE = "target/e2e-logs/service.log";
+    /**
+     * Logging is global to the JVM and set up again by the next application to start after one closes, so every
+     * application a test starts in this JVM logs with these settings, or the shared application's lines (read by
+     * CardDataNeverStoredTest) go elsewhere or lose their level.
+     */
+    static final String LOG_FILE_SETTING = "logging.file.name=" + LOG_FILE;
+    static final String LOG_LEVEL_SETTING = "logging.level.io.paysession=DEBUG";
+    static final String WEB_LOG_LEVEL_SETTING = "logging.level.org.springframework.web=DEBUG";
     protected static final Duration WEBHOOK_WAIT = Duration.ofSeconds(20);
     protected static final Path DATA_DIRECTORY = TestServiceProperties.newDataDirectory("payments-e2e");
     protected static volatile String servicePublicKey;

@@ -41,7 +41,9 @@ import static org.awaitility.Awaitility.await;
  * as production nodes are configured. Keys live for a few seconds here, so that one can be watched expire.
  */
 @SpringBootTest(classes = PaymentSessionServiceApplication.class,
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {EndToEndTestBase.LOG_FILE_SETTING, EndToEndTestBase.LOG_LEVEL_SETTING,
+                EndToEndTestBase.WEB_LOG_LEVEL_SETTING})
 class IdempotencyAcrossNodesTest {
 
     private static final String INIT = "/api/v1/session/init/payment";

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import org.springframework.jdbc.core.JdbcTemplate;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -145,9 +146,11 @@ class RestartMidFlowTest {
         // as command-line arguments: they must win over application.yml's environment placeholders
         Map<String, Object> properties = new LinkedHashMap<>(TestServiceProperties.forDataDirectory(dataDirectory));
         properties.putAll(extraProperties);
-        // the same file as the shared test application: logging is global to the JVM, and a file of its own
-        // would take the shared application's log lines (read by CardDataNeverStoredTest) with it
-        properties.put("logging.file.name", EndToEndTestBase.LOG_FILE);
+        // the same logging as the shared test application (EndToEndTestBase.LOG_FILE_SETTING says why)
+        for (String setting : List.of(EndToEndTestBase.LOG_FILE_SETTING, EndToEndTestBase.LOG_LEVEL_SETTING,
+                EndToEndTestBase.WEB_LOG_LEVEL_SETTING)) {
+            properties.put(setting.substring(0, setting.indexOf('=')), setting.substring(setting.indexOf('=') + 1));
+        }
         application = new SpringApplicationBuilder(PaymentSessionServiceApplication.class)
                 .run(properties.entrySet().stream().map(entry -> "--" + entry.getKey() + "=" + entry.getValue())
                         .toArray(String[]::new));

@@ -82,10 +82,12 @@ class TokenizeCardWithPublicTokenTest extends EndToEndTestBase {
     @Test
     void aPublicTokenIsRefusedAfterItsTwentyFourHours() {
         String publicToken = publicToken(registeredPartner("widget-expired"));
-        assertThat(jdbc.queryForObject("select expires_at - created_at = interval '24 hours' from public_token where token = ?",
-                Boolean.class, publicToken)).isTrue();
+        // tokens are stored as their SHA-256
+        assertThat(jdbc.queryForObject("select expires_at - created_at = interval '24 hours' from public_token "
+                + "where token = encode(sha256(convert_to(?, 'UTF8')), 'hex')", Boolean.class, publicToken)).isTrue();
         // the passage of 24 hours
-        jdbc.update("update public_token set expires_at = now() - interval '1 second' where token = ?", publicToken);
+        jdbc.update("update public_token set expires_at = now() - interval '1 second' "
+                + "where token = encode(sha256(convert_to(?, 'UTF8')), 'hex')", publicToken);
 
         Answer expired = tokenizeCard(publicToken, "{\"card\":{\"number\":\"" + VISA + "\"}}");
 
