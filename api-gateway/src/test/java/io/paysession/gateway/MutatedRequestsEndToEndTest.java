@@ -46,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MutatedRequestsEndToEndTest extends EndToEndTestBase {
 
     private static final long SEED = Long.getLong("boundary.seed", System.nanoTime());
-    private static final int REQUESTS_PER_ENDPOINT = Integer.getInteger("boundary.requests", 300);
+    private static final int REQUESTS_PER_ENDPOINT = Integer.getInteger("boundary.requests", 1000);
     private static final Set<String> ERROR_CODES = Set.of("invalid_request", "authentication_error",
             "authorization_error", "session_not_found", "session_wrong_state", "idempotency_key_params_mismatch",
             "idempotency_key_already_exists", "idempotency_key_not_supported", "refund_amount_too_large",
@@ -126,7 +126,8 @@ class MutatedRequestsEndToEndTest extends EndToEndTestBase {
     private static String[] headerMutations() {
         return new String[]{"signature garbage", "signature by another key", "project of another partner",
                 "unknown project", "no signature", "no project", "content type text/plain",
-                "no content type", "content type with charset", "content type latin-1"};
+                "no content type", "content type with charset", "content type latin-1", "idempotency key malformed",
+                "idempotency key"};
     }
 
     private Answer send(Endpoint endpoint, String path, byte[] body, String headerMutation, TestPartner other,
@@ -148,6 +149,8 @@ class MutatedRequestsEndToEndTest extends EndToEndTestBase {
                 case "no content type" -> headers.remove("Content-Type");
                 case "content type with charset" -> headers.put("Content-Type", "application/json; charset=UTF-8");
                 case "content type latin-1" -> headers.put("Content-Type", "application/json; charset=iso-8859-1");
+                case "idempotency key malformed" -> headers.put("X-PARTNER-IDEMPOTENCY-KEY", "not a key!");
+                case "idempotency key" -> headers.put("X-PARTNER-IDEMPOTENCY-KEY", "k-" + Long.toHexString(System.nanoTime()));
                 default -> throw new IllegalArgumentException(headerMutation);
             }
         }
@@ -182,6 +185,10 @@ class MutatedRequestsEndToEndTest extends EndToEndTestBase {
         Integer expected = expectedStatus(request);
         if (expected != null && answer.status() != expected) {
             problems.add("expected " + expected);
+        }
+        String expectedCode = expectedCode(request);
+        if (expectedCode != null && !expectedCode.equals(answer.errorCode())) {
+            problems.add("expected " + expectedCode);
         }
         if (answer.status() == 200) {
             if (!"ok".equals(body.path("status").asText())) {
@@ -221,8 +228,27 @@ class MutatedRequestsEndToEndTest extends EndToEndTestBase {
             case "unknown project", "no project" -> 403;
             case "signature garbage", "signature by another key", "project of another partner", "no signature" -> 401;
             case "content type text/plain", "content type latin-1" -> request.body.length == 0 ? null : 415;
+            case "idempotency key malformed" -> 400;
+            case "idempotency key" -> takesIdempotencyKey(request.path) ? null : 400;
             default -> null;
         };
+    }
+
+    /** The code an idempotency-key mutation must give (decisions.md section 8), when the key decides the answer. */
+    private static String expectedCode(Sent request) {
+        if (request.body.length > 64 * 1024 || request.headerMutation == null) {
+            return null;
+        }
+        return switch (request.headerMutation) {
+            case "idempotency key malformed" -> "invalid_request";
+            case "idempotency key" -> takesIdempotencyKey(request.path) ? null : "idempotency_key_not_supported";
+            default -> null;
+        };
+    }
+
+    private static boolean takesIdempotencyKey(String path) {
+        return path.matches("/api/v[12]/(session/(create|init/payment|init/payout|start/payment|start/payout|confirm"
+                + "|cancel|capture|refund)|fps/customer_verification)");
     }
 
     private static boolean containsNull(JsonNode node) {
