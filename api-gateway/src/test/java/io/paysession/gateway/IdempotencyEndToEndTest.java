@@ -361,7 +361,8 @@ class IdempotencyEndToEndTest extends EndToEndTestBase {
     /** A key row as another node writes it when it claims the key for the same request. */
     private void holdKeyAsAnotherNode(TestPartner partner, String key, String path, String body, String owner,
                                       String sessionId, String leaseFromNow) {
-        String hash = fingerprint.of("POST", path, null, body.getBytes(StandardCharsets.UTF_8));
+        String hash = fingerprint.of("POST", path, null,
+                RequestFingerprint.canonicalBody(body.getBytes(StandardCharsets.UTF_8)));
         jdbc.update("""
                 insert into idempotency_key (project, idempotency_key, request_hash, hash_key_id, endpoint, state,
                                              owner_request_id, lease_until, session_id, created_at, expires_at)

@@ -186,7 +186,7 @@ public class SessionController {
     }
 
     static ObjectNode body(HttpServletRequest request) {
-        return JsonBodies.readObject((byte[]) request.getAttribute(PartnerSignatureFilter.BODY_ATTRIBUTE));
+        return RequestBodies.json(request);
     }
 
     static SessionId sessionId(ObjectNode body) {

@@ -88,8 +88,7 @@ public class IdempotencyFilter extends OncePerRequestFilter {
             return;
         }
         Request incoming = new Request(partner.project(), key, request.getMethod(), path,
-                request.getHeader("X-PARTNER-SUBMERCHANT"),
-                (byte[]) request.getAttribute(PartnerSignatureFilter.BODY_ATTRIBUTE),
+                request.getHeader("X-PARTNER-SUBMERCHANT"), RequestFingerprint.canonicalBody(request),
                 RequestMetadata.requestId(request));
         try {
             decide(incoming, request, response, chain);
@@ -103,8 +102,8 @@ public class IdempotencyFilter extends OncePerRequestFilter {
         }
     }
 
-    private record Request(String project, String key, String method, String path, String submerchant, byte[] body,
-                           String requestId) {
+    private record Request(String project, String key, String method, String path, String submerchant,
+                           byte[] canonicalBody, String requestId) {
         String endpoint() {
             return method + " " + path;
         }
@@ -112,7 +111,8 @@ public class IdempotencyFilter extends OncePerRequestFilter {
 
     private void decide(Request incoming, HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        String hash = fingerprint.of(incoming.method(), incoming.path(), incoming.submerchant(), incoming.body());
+        String hash = fingerprint.of(incoming.method(), incoming.path(), incoming.submerchant(),
+                incoming.canonicalBody());
         for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
             if (store.claim(incoming.project(), incoming.key(), hash, fingerprint.activeKeyId(), incoming.endpoint(),
                     incoming.requestId(), properties.lease(), properties.lifetime())) {
@@ -157,7 +157,7 @@ public class IdempotencyFilter extends OncePerRequestFilter {
     private boolean sameRequest(KeyRecord record, Request incoming, String activeHash) {
         Optional<String> hash = record.hashKeyId().equals(fingerprint.activeKeyId()) ? Optional.of(activeHash)
                 : fingerprint.of(record.hashKeyId(), incoming.method(), incoming.path(), incoming.submerchant(),
-                incoming.body());
+                incoming.canonicalBody());
         return hash.isPresent() && MessageDigest.isEqual(hash.get().getBytes(StandardCharsets.US_ASCII),
                 record.requestHash().getBytes(StandardCharsets.US_ASCII));
     }

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paysession.api.error.PaymentsException;
 import io.paysession.command.vault.VaultKeyRing;
 import io.paysession.gateway.http.JsonBodies;
+import io.paysession.gateway.http.PartnerSignatureFilter;
+import io.paysession.gateway.http.RequestBodies;
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.stereotype.Component;
 
 import javax.crypto.Mac;
@@ -19,7 +22,9 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What makes two requests "the same request" for an idempotency key: the method, the path (so the API version
@@ -38,6 +43,7 @@ public class RequestFingerprint {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final VaultKeyRing keys;
+    private final Map<String, SecretKey> macKeys = new ConcurrentHashMap<>();
 
     public RequestFingerprint(VaultKeyRing keys) {
         this.keys = keys;
@@ -48,13 +54,14 @@ public class RequestFingerprint {
         return keys.activeKeyId();
     }
 
-    public String of(String method, String path, String submerchant, byte[] body) {
-        return of(keys.activeKeyId(), method, path, submerchant, body).orElseThrow();
+    /** The fingerprint under the active vault key, of a body made canonical by {@link #canonicalBody}. */
+    public String of(String method, String path, String submerchant, byte[] canonicalBody) {
+        return of(keys.activeKeyId(), method, path, submerchant, canonicalBody).orElseThrow();
     }
 
     /** The fingerprint under vault key {@code keyId}; empty when that key has left the key ring. */
-    public Optional<String> of(String keyId, String method, String path, String submerchant, byte[] body) {
-        Optional<SecretKey> key = keys.derivedKey(keyId, PURPOSE);
+    public Optional<String> of(String keyId, String method, String path, String submerchant, byte[] canonicalBody) {
+        Optional<SecretKey> key = macKey(keyId);
         if (key.isEmpty()) {
             return Optional.empty();
         }
@@ -65,24 +72,51 @@ public class RequestFingerprint {
                 mac.update(part.getBytes(StandardCharsets.UTF_8));
                 mac.update((byte) 0);
             }
-            mac.update(canonical(body));
+            mac.update(canonicalBody);
             return Optional.of(HexFormat.of().formatHex(mac.doFinal()));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is not available", e);
         }
     }
 
-    /** The body as canonical JSON, marked 'J'; a body that is not a JSON object, its bytes, marked 'R'. */
-    static byte[] canonical(byte[] body) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        JsonNode tree;
-        try {
-            tree = JsonBodies.readObject(body);
-        } catch (PaymentsException notJson) {
-            out.write('R');
-            out.writeBytes(body == null ? new byte[0] : body);
-            return out.toByteArray();
+    /** Derived once per vault key, not per request. */
+    private Optional<SecretKey> macKey(String keyId) {
+        SecretKey known = macKeys.get(keyId);
+        if (known != null) {
+            return Optional.of(known);
         }
+        Optional<SecretKey> derived = keys.derivedKey(keyId, PURPOSE);
+        derived.ifPresent(key -> macKeys.put(keyId, key));
+        return derived;
+    }
+
+    /** The body of a verified partner request made canonical, from the tree the request reads anyway. */
+    public static byte[] canonicalBody(HttpServletRequest request) {
+        try {
+            return canonical(RequestBodies.json(request));
+        } catch (PaymentsException notJson) {
+            return raw((byte[]) request.getAttribute(PartnerSignatureFilter.BODY_ATTRIBUTE));
+        }
+    }
+
+    /** A body made canonical: as JSON, marked 'J'; a body that is not a JSON object, its bytes, marked 'R'. */
+    public static byte[] canonicalBody(byte[] body) {
+        try {
+            return canonical(JsonBodies.readObject(body));
+        } catch (PaymentsException notJson) {
+            return raw(body);
+        }
+    }
+
+    private static byte[] raw(byte[] body) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write('R');
+        out.writeBytes(body == null ? new byte[0] : body);
+        return out.toByteArray();
+    }
+
+    private static byte[] canonical(JsonNode tree) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write('J');
         try (JsonGenerator generator = JSON.getFactory().createGenerator(out)) {
             write(tree, generator);
