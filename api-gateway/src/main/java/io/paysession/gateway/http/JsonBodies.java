@@ -21,6 +21,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Reads request bodies into JSON trees. Error messages never quote the body (Jackson's source snippets
@@ -44,6 +45,7 @@ public final class JsonBodies {
      */
     static final int MAX_EXPONENT = 300;
     private static final char BYTE_ORDER_MARK = '\uFEFF';
+    private static final Pattern LONG_DIGITS = Pattern.compile("[0-9]{12,}");
 
     private static final ObjectMapper READER = new ObjectMapper(JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -112,7 +114,7 @@ public final class JsonBodies {
         if (node.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = fields.next();
-                String fieldPath = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
+                String fieldPath = path.isEmpty() ? quotable(field.getKey()) : path + "." + quotable(field.getKey());
                 String problem = problemOf(field.getKey());
                 if (problem != null) {
                     throw PaymentsException.invalidRequest("A field name" + (path.isEmpty() ? "" : " in " + path)
@@ -190,8 +192,12 @@ public final class JsonBodies {
     /** Jackson's message names the key; a key that looks like a card number is not repeated back. */
     private static String duplicateField(JsonProcessingException e) {
         String message = e.getOriginalMessage();
-        return message != null && message.startsWith("Duplicate field")
-                ? ": " + message.replaceAll("[0-9]{12,}", "<digits>") : "";
+        return message != null && message.startsWith("Duplicate field") ? ": " + quotable(message) : "";
+    }
+
+    /** Text from a body made fit for a refusal: a run of digits long enough to be a card number is not repeated. */
+    private static String quotable(String text) {
+        return LONG_DIGITS.matcher(text).replaceAll("<digits>");
     }
 
     private static boolean isBlank(byte[] body) {

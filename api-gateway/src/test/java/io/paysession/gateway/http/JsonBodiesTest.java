@@ -97,6 +97,13 @@ class JsonBodiesTest {
     }
 
     @Test
+    void aFieldNameThatLooksLikeACardNumberIsNotRepeatedInTheRefusal() {
+        assertThatThrownBy(() -> JsonBodies.readObject(bytes("{\"metadata\":{\"4242424242424242\":\"a\\u0000\"}}")))
+                .isInstanceOf(PaymentsException.class)
+                .hasMessage("metadata.<digits> contains a NUL character");
+    }
+
+    @Test
     void pairedSurrogatesAndModestExponentsAreAccepted() {
         ObjectNode body = JsonBodies.readObject(bytes("{\"metadata\":{\"note\":\"\\ud83d\\ude00 ok\",\"rate\":1.5e300,\"tiny\":-2.5e-300}}"));
         assertThat(body.at("/metadata/note").asText()).isEqualTo("\uD83D\uDE00 ok");
