@@ -4,6 +4,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -22,6 +23,10 @@ import java.util.Objects;
  *                                         cannot take every slot
  * @param claimLease                       how long a claimed notification is reserved for the node that claimed it
  * @param batchSize                        notifications claimed at most in one query
+ * @param allowedNetworks                  CIDR ranges (or single addresses) that webhooks may go to although
+ *                                         {@link WebhookDestinations} refuses them by default (loopback,
+ *                                         private, link-local, ...), e.g. {@code 127.0.0.0/8} for a receiver on
+ *                                         the same machine; empty by default
  */
 @ConfigurationProperties("payments.webhooks")
 public record WebhookProperties(@DefaultValue("10s") Duration initialRetryInterval,
@@ -34,7 +39,8 @@ public record WebhookProperties(@DefaultValue("10s") Duration initialRetryInterv
                                 @DefaultValue("32") int maxConcurrentDeliveries,
                                 @DefaultValue("8") int maxConcurrentDeliveriesPerPartner,
                                 @DefaultValue("60s") Duration claimLease,
-                                @DefaultValue("100") int batchSize) {
+                                @DefaultValue("100") int batchSize,
+                                @DefaultValue List<String> allowedNetworks) {
 
     public WebhookProperties {
         requirePositive(initialRetryInterval, "initial-retry-interval");
@@ -54,6 +60,7 @@ public record WebhookProperties(@DefaultValue("10s") Duration initialRetryInterv
         if (claimLease.compareTo(attemptTimeout) <= 0) {
             throw new IllegalArgumentException("payments.webhooks.claim-lease must be longer than attempt-timeout");
         }
+        allowedNetworks = allowedNetworks == null ? List.of() : List.copyOf(allowedNetworks);
     }
 
     private static void requirePositive(Duration duration, String name) {

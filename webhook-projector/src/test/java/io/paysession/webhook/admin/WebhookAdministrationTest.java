@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.paysession.api.session.ApiVersion;
 import io.paysession.api.session.SessionEvent;
 import io.paysession.webhook.delivery.DeliveryStore;
+import io.paysession.webhook.delivery.WebhookDestinations;
 import io.paysession.webhook.delivery.WebhookDispatcher;
 import io.paysession.webhook.delivery.WebhookMetrics;
 import io.paysession.webhook.delivery.WebhookProperties;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -256,9 +258,10 @@ class WebhookAdministrationTest {
     private void startDispatcher(Duration retryWindow) {
         WebhookProperties properties = new WebhookProperties(Duration.ofMillis(100), 2, Duration.ofMillis(400),
                 retryWindow, Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(50), 8, 4,
-                Duration.ofSeconds(10), 100);
+                Duration.ofSeconds(10), 100, List.of("127.0.0.0/8"));
         WebhookDispatcher dispatcher = new WebhookDispatcher(new DeliveryStore(DB.jdbc(), DB.transactionManager()),
-                new WebhookSender(SIGNER, properties), properties, new WebhookMetrics(meters));
+                new WebhookSender(SIGNER, properties, new WebhookDestinations(properties.allowedNetworks(), url -> false,
+                        InetAddress::getAllByName)), properties, new WebhookMetrics(meters));
         dispatchers.add(dispatcher);
         dispatcher.start();
     }

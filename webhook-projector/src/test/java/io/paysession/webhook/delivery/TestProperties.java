@@ -29,7 +29,9 @@ final class TestProperties {
                 "attempt-timeout", "2s",
                 "connect-timeout", "1s",
                 "poll-interval", "50ms",
-                "claim-lease", "10s"));
+                "claim-lease", "10s",
+                // the partners' test endpoints listen on loopback
+                "allowed-networks", "127.0.0.0/8"));
         settings.putAll(overrides);
         return bind(settings);
     }

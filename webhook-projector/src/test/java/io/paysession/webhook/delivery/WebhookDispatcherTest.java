@@ -13,7 +13,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -24,6 +26,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -288,11 +291,80 @@ class WebhookDispatcherTest {
         assertThat(DB.jdbc().queryForObject("SELECT count(*) FROM webhook_attempt", Integer.class)).isEqualTo(120);
     }
 
+    @Test
+    void aLoopbackEndpointIsRefusedAtEveryAttemptUntilAnOperatorAllowsItsNetwork() {
+        endpoint("shop");
+        UUID id = notification("shop", "ps_100", 2);
+        WebhookDispatcher withoutAllowance = startDispatcher(Map.of("allowed-networks", ""));
+
+        await().atMost(DELIVERY).until(() -> attempts(id).size() >= 2);
+        withoutAllowance.stop();
+        assertThat(partners.requests()).as("no connection was opened").isEmpty();
+        assertThat(attempts(id)).allSatisfy(attempt -> {
+            assertThat(attempt.httpStatus()).isNull();
+            assertThat(attempt.error()).isEqualTo("refused destination: the address 127.0.0.1 (loopback, 127.0.0.0/8); "
+                    + WebhookDestinations.ALLOWANCE_HINT);
+        });
+        assertThat(state(id)).as("retried like any failed attempt").isEqualTo("PENDING");
+
+        startDispatcher(Map.of("allowed-networks", "127.0.0.0/8"));
+
+        await().atMost(DELIVERY).until(() -> state(id).equals("DELIVERED"));
+        assertThat(partners.requestsFor(id.toString())).singleElement()
+                .satisfies(request -> assertThat(request.signatureValid()).isTrue());
+    }
+
+    @Test
+    void aHostNameIsResolvedAndCheckedAtEachAttemptAndTheCheckedAddressIsTheOneConnectedTo() {
+        // the partner's name first points at a loopback address the operator did not allow, then at the allowed one
+        Map<String, String> answers = new ConcurrentHashMap<>(Map.of("partner.test", "127.0.0.2"));
+        WebhookDestinations.Resolver zone = host -> answers.containsKey(host)
+                ? new InetAddress[]{InetAddress.getByName(answers.get(host))} : InetAddress.getAllByName(host);
+        String url = partners.url("shop").replace("127.0.0.1", "partner.test");
+        outbox.saveEndpoint("shop", url, Instant.now());
+        UUID id = notification("shop", "ps_100", 2);
+
+        startDispatcher(Map.of("allowed-networks", "127.0.0.1/32"), zone);
+
+        await().atMost(DELIVERY).until(() -> !attempts(id).isEmpty());
+        assertThat(attempts(id).get(0).error()).isEqualTo("refused destination: partner.test resolves only to refused "
+                + "addresses: 127.0.0.2 (loopback, 127.0.0.0/8); " + WebhookDestinations.ALLOWANCE_HINT);
+        answers.put("partner.test", "127.0.0.1");
+        await().atMost(DELIVERY).until(() -> state(id).equals("DELIVERED"));
+        assertThat(partners.requestsFor(id.toString())).singleElement()
+                .satisfies(request -> assertThat(request.signatureValid()).isTrue());
+    }
+
+    @Test
+    void theServicesOwnInboxIsSentToOnLoopbackWithoutAnAllowanceAndNothingElseThere() {
+        endpoint("demo");
+        endpoint("shop");
+        UUID toInbox = notification("demo", "ps_1", 2);
+        UUID toOther = notification("shop", "ps_2", 2);
+        String inbox = partners.url("demo");
+
+        startDispatcher(Map.of("allowed-networks", ""), InetAddress::getAllByName, url -> url.toString().equals(inbox));
+
+        await().atMost(DELIVERY).until(() -> state(toInbox).equals("DELIVERED") && !attempts(toOther).isEmpty());
+        assertThat(attempts(toOther).get(0).error()).startsWith("refused destination: the address 127.0.0.1 (loopback");
+        assertThat(partners.requests()).extracting(PartnerReceiver.Request::webhookId).containsOnly(toInbox.toString());
+    }
+
     private WebhookDispatcher startDispatcher(Map<String, String> settings) {
+        return startDispatcher(settings, InetAddress::getAllByName);
+    }
+
+    private WebhookDispatcher startDispatcher(Map<String, String> settings, WebhookDestinations.Resolver resolver) {
+        return startDispatcher(settings, resolver, url -> false);
+    }
+
+    private WebhookDispatcher startDispatcher(Map<String, String> settings, WebhookDestinations.Resolver resolver,
+                                              Predicate<URI> ownInbox) {
         WebhookProperties properties = TestProperties.fast(settings);
         WebhookDispatcher dispatcher = new WebhookDispatcher(
                 new DeliveryStore(DB.jdbc(), DB.transactionManager()),
-                new WebhookSender(SIGNER, properties),
+                new WebhookSender(SIGNER, properties, new WebhookDestinations(properties.allowedNetworks(), ownInbox,
+                        resolver)),
                 properties,
                 new WebhookMetrics(meters));
         dispatchers.add(dispatcher);
