@@ -2,6 +2,7 @@ package io.paysession.webhook.delivery;
 
 import io.paysession.webhook.notification.NewNotification;
 import io.paysession.webhook.notification.NotificationOutbox;
+import io.paysession.webhook.notification.NotificationsRedelivered;
 import io.paysession.webhook.notification.NotificationsStored;
 import io.paysession.webhook.notification.WebhookType;
 import io.paysession.webhook.testing.PartnerReceiver;
@@ -23,8 +24,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -426,6 +429,29 @@ class WebhookDispatcherTest {
         });
         assertThat(partners.requests()).hasSize(4);
         assertThat(count(WebhookMetrics.PARKED)).isEqualTo(4);
+    }
+
+    @Test
+    void anOperatorsRedeliveryLetsAProbeThroughAnOpenCircuitAtOnce() {
+        endpoint("flaky");
+        AtomicBoolean up = new AtomicBoolean();
+        partners.answer("flaky", request -> up.get() ? 200 : 500);
+        List<UUID> ids = new ArrayList<>();
+        for (int session = 1; session <= 3; session++) {
+            ids.add(notification("flaky", "ps_" + session, 1));
+        }
+        WebhookDispatcher dispatcher = startDispatcher(Map.of("circuit-breaker.failure-threshold", "2",
+                "circuit-breaker.open-interval", "60s", "circuit-breaker.max-open-interval", "60s"));
+        await().atMost(DELIVERY).until(() -> circuit("flaky", "open"));
+        up.set(true);
+        int sent = partners.requests().size();
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(1))
+                .until(() -> partners.requests().size() == sent);
+
+        dispatcher.on(new NotificationsRedelivered(Set.of("flaky")));
+
+        await().atMost(DELIVERY).until(() -> ids.stream().allMatch(id -> state(id).equals("DELIVERED")));
+        assertThat(circuit("flaky", "closed")).isTrue();
     }
 
     private WebhookDispatcher startDispatcher(Map<String, String> settings) {
