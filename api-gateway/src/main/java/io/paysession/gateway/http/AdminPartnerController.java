@@ -15,6 +15,7 @@ import io.paysession.gateway.partners.PartnerRegistration;
 import io.paysession.gateway.security.AdminToken;
 import io.paysession.gateway.security.Pem;
 import io.paysession.gateway.security.ServiceKeyStore;
+import io.paysession.webhook.delivery.WebhookDestinations;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -43,13 +44,16 @@ public class AdminPartnerController {
     private final PartnerRegistration registration;
     private final PartnerDirectory directory;
     private final ServiceKeyStore serviceKey;
+    private final WebhookDestinations webhookDestinations;
 
     public AdminPartnerController(AdminToken adminToken, PartnerRegistration registration,
-                                  PartnerDirectory directory, ServiceKeyStore serviceKey) {
+                                  PartnerDirectory directory, ServiceKeyStore serviceKey,
+                                  WebhookDestinations webhookDestinations) {
         this.adminToken = adminToken;
         this.registration = registration;
         this.directory = directory;
         this.serviceKey = serviceKey;
+        this.webhookDestinations = webhookDestinations;
     }
 
     @PostMapping
@@ -125,7 +129,7 @@ public class AdminPartnerController {
         });
     }
 
-    private static Optional<String> webhookUrl(JsonNode body) {
+    private Optional<String> webhookUrl(JsonNode body) {
         return Fields.text(body, "webhook_url", "").map(url -> {
             try {
                 URI uri = URI.create(url);
@@ -137,7 +141,15 @@ public class AdminPartnerController {
             } catch (IllegalArgumentException e) {
                 throw PaymentsException.invalidRequest("webhook_url must be an absolute http or https URL");
             }
+        }).map(this::permittedWebhookUrl);
+    }
+
+    /** Not into the service's own networks (WebhookDestinations; checked again at every attempt). */
+    private String permittedWebhookUrl(String url) {
+        webhookDestinations.refusal(url).ifPresent(reason -> {
+            throw PaymentsException.invalidRequest("webhook_url " + reason);
         });
+        return url;
     }
 
     private static Optional<CaptureMode> captureMode(JsonNode body) {
