@@ -20,12 +20,14 @@ public class SandboxPayerActions {
     private final SandboxInteractions interactions;
     private final List<PayerDecisions> rails;
     private final ProcessCommandSender commands;
+    private final SandboxLedger ledger;
 
     public SandboxPayerActions(SandboxInteractions interactions, List<PayerDecisions> rails,
-                               ProcessCommandSender commands) {
+                               ProcessCommandSender commands, SandboxLedger ledger) {
         this.interactions = interactions;
         this.rails = List.copyOf(rails);
         this.commands = commands;
+        this.ledger = ledger;
     }
 
     public Optional<SandboxInteractions.Interaction> find(String interactionId) {
@@ -48,6 +50,9 @@ public class SandboxPayerActions {
         AuthorizationOutcome outcome = rails.stream().filter(rail -> rail.decides(interaction.kind())).findFirst()
                 .orElseThrow(() -> new IllegalStateException("no sandbox rail decides " + interaction.kind()))
                 .afterPayer(interaction, approved);
+        // the rail's verdict is bound first: a query from now on answers it, whatever happens to the callback
+        ledger.settle(SandboxLedger.Kind.AUTHORIZE, interaction.operation().paymentId().value(), outcome,
+                "payer_action_required");
         try {
             boolean applied = commands.sendAndReport(new RecordPaymentAuthorizationCommand(
                     interaction.operation().sessionId(), interaction.operation().paymentId(), outcome));
