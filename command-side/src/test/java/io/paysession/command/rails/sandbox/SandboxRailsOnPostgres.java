@@ -1,19 +1,16 @@
 package io.paysession.command.rails.sandbox;
 
 import io.paysession.api.session.CardMethod;
+import io.paysession.command.TestDatabase;
 import io.paysession.command.vault.CardNumber;
 import io.paysession.command.vault.CardVault;
 import io.paysession.command.vault.VaultKeyRing;
 import io.paysession.command.vault.VaultedCard;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.flywaydb.core.Flyway;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 import javax.crypto.spec.SecretKeySpec;
 import javax.sql.DataSource;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,8 +19,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The sandbox rails as the application wires them, on a PostgreSQL of their own (started once per test JVM,
- * with command-side's migrations): their vault, hosted-page records and ledger are tables.
+ * The sandbox rails as the application wires them, on {@link TestDatabase}: their vault, hosted-page records
+ * and ledger are tables.
  */
 final class SandboxRailsOnPostgres {
 
@@ -51,21 +48,7 @@ final class SandboxRailsOnPostgres {
 
     static synchronized SandboxRailsOnPostgres get() {
         if (instance == null) {
-            try {
-                EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                    try {
-                        postgres.close();
-                    } catch (IOException ignored) {
-                        // the JVM ends anyway
-                    }
-                }));
-                DataSource dataSource = postgres.getPostgresDatabase();
-                Flyway.configure().dataSource(dataSource).locations("classpath:db/migration/command").load().migrate();
-                instance = new SandboxRailsOnPostgres(dataSource);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            instance = new SandboxRailsOnPostgres(TestDatabase.dataSource());
         }
         return instance;
     }
