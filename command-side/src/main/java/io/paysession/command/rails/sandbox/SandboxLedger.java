@@ -90,14 +90,16 @@ public class SandboxLedger {
     }
 
     /**
-     * Replaces a pending answer by the final one (the payer acted). {@code pendingOutcome} is the outcome
-     * type of a pending answer; a final answer is never replaced.
+     * Replaces a pending answer by the final one (the payer acted) and gives the answer now bound: the final
+     * one, or the one bound before (a final answer is never replaced). {@code pendingOutcome} is the outcome
+     * type of a pending answer.
      */
-    void settle(Kind kind, String operationId, Object finalAnswer, String pendingOutcome) {
+    <T> T settle(Kind kind, String operationId, T finalAnswer, String pendingOutcome, Class<T> type) {
         jdbc.update("""
                         update sandbox_rail_ledger set answer = cast(? as jsonb), settled_at = ?
                         where kind = ? and operation_id = ? and answer->>'outcome' = ?""",
                 write(finalAnswer), Timestamp.from(clock.instant()), kind.column, operationId, pendingOutcome);
+        return find(kind, operationId, type).orElse(finalAnswer);
     }
 
     /**

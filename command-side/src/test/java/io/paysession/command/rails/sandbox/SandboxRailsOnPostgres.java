@@ -65,6 +65,14 @@ final class SandboxRailsOnPostgres {
         return new SandboxPayoutBanks(vault, new SandboxFpsDirectory(), scheduler, ledger);
     }
 
+    SandboxInteractions interactions() {
+        return interactions;
+    }
+
+    SandboxLedger ledger() {
+        return ledger;
+    }
+
     /** A card of the test-card table, vaulted, as a payment method. */
     CardMethod card(String number) {
         VaultedCard vaulted = vault.store("contract-shop", CardNumber.parse(number).orElseThrow(),
