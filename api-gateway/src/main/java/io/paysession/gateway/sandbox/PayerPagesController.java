@@ -3,6 +3,7 @@ package io.paysession.gateway.sandbox;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.money.Money;
+import io.paysession.command.rails.sandbox.ConditionalOnSandboxRails;
 import io.paysession.command.rails.sandbox.InteractionKind;
 import io.paysession.command.rails.sandbox.SandboxInteractions;
 import io.paysession.command.rails.sandbox.SandboxPayerActions;
@@ -28,6 +29,7 @@ import java.util.Optional;
  * addresses and get JSON.
  */
 @RestController
+@ConditionalOnSandboxRails
 public class PayerPagesController {
 
     private final SandboxPayerActions actions;

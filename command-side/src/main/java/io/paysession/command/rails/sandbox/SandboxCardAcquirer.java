@@ -30,6 +30,7 @@ import java.util.concurrent.CompletionStage;
  * time-out card leaves the outcome unknown until the acquirer is asked again.
  */
 @Component
+@ConditionalOnSandboxRails
 public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
 
     private static final String AUTH_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789";

@@ -30,6 +30,7 @@ import java.util.concurrent.CompletionStage;
  * decline fails it. Instant payments carry an {@code fp_message_id}.
  */
 @Component
+@ConditionalOnSandboxRails
 public class SandboxPayerRails implements PaymentRail, PayerDecisions {
 
     private static final Set<InteractionKind> KINDS = Set.of(InteractionKind.WALLET, InteractionKind.BANK_APP,

@@ -22,6 +22,7 @@ import java.util.concurrent.CompletionStage;
  * instant payouts and verifications look the phone up in {@link SandboxFpsDirectory}.
  */
 @Component
+@ConditionalOnSandboxRails
 public class SandboxPayoutBanks implements PayoutRail {
 
     static final String MISSING_ACCOUNT = "GB33BUKB20201555555555";
