@@ -29,6 +29,7 @@ import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -156,6 +157,38 @@ class ProductionProfileTest extends EndToEndTestBase {
                         "payments.rails=acme: no adapter serves payments by wallet, bank_app_pay, qr_app_pay, "
                                 + "faster_payment_system, faster_payment_system_binding."));
         assertThat(output.getOut()).contains(REFUSED);
+    }
+
+    @Test
+    void withoutAStrongAdminTokenTheProductionProfileRefusesToStartAndGeneratesNone(CapturedOutput output) {
+        Map<String, String> environment = operatorEnvironment();
+        environment.put("PAYMENTS_RAILS", "acme");
+        Path dataDirectory = Path.of(environment.get("PAYMENTS_DATA_DIR"));
+
+        for (String absent : new String[]{null, "   "}) {
+            environment.put("PAYMENTS_ADMIN_TOKEN", absent);
+            assertThatThrownBy(() -> start(environment, realAdapters(method -> true)))
+                    .satisfies(failure -> assertThat(refusal(failure).getMessage())
+                            .contains("PAYMENTS_ADMIN_TOKEN is not set: the production profile does not generate")
+                            .contains("at least 32 characters"));
+        }
+        assertThat(dataDirectory.resolve("admin-token")).as("no token generated").doesNotExist();
+
+        String weak = "0123456789abcdef0123456789abcde";
+        environment.put("PAYMENTS_ADMIN_TOKEN", weak);
+        assertThatThrownBy(() -> start(environment, realAdapters(method -> true)))
+                .satisfies(failure -> assertThat(refusal(failure).getMessage())
+                        .contains("PAYMENTS_ADMIN_TOKEN has 31 characters, fewer than the 32 required")
+                        .doesNotContain(weak));
+        assertThat(output.getOut()).contains(REFUSED).doesNotContain(weak).doesNotContain("(generated, kept in");
+
+        environment.put("PAYMENTS_ADMIN_TOKEN", weak + "f");
+        ConfigurableApplicationContext application = start(environment, realAdapters(method -> true));
+        ServiceClient operator = new ServiceClient(baseUrl(application));
+        assertThat(operator.admin("GET", "/admin/v1/partners/nobody", null, weak + "f").status())
+                .as("the admin API takes the configured token").isEqualTo(404);
+        assertThat(operator.admin("GET", "/admin/v1/partners/nobody", null, weak + "e").status()).isEqualTo(401);
+        assertThat(output.getOut()).contains("admin token:    from PAYMENTS_ADMIN_TOKEN");
     }
 
     /** What an operator sets for the production profile, on a new database; {@code null} values are left out. */
