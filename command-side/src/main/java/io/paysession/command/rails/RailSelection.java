@@ -32,7 +32,7 @@ import java.util.Map;
  * adapters, beans an operator's build adds (conditioned on that value), and then no bean of the sandbox
  * exists. Checked before any bean is made, so that a refused configuration touches nothing:
  * <ul>
- * <li>the property must be set: the production profile gives it no default;</li>
+ * <li>the property must be set: the production profile gives it no default (elsewhere it is {@code sandbox});</li>
  * <li>in the production profile the sandbox needs {@code payments.sandbox.allow-in-production=true} (a staging
  * environment), and is then announced by a WARN at start and in the start-up report;</li>
  * <li>whatever the selection, every rail has an adapter: payments of every method, payouts, and the
@@ -73,6 +73,9 @@ public class RailSelection implements BeanFactoryPostProcessor, SmartInitializin
         this.beanFactory = beanFactory;
         boolean production = environment.acceptsProfiles(Profiles.of(PRODUCTION_PROFILE));
         String value = environment.getProperty(PROPERTY);
+        if (value == null && !production) {
+            value = SANDBOX; // a context without the application's settings (a test of a module) gets the default
+        }
         if (value == null || value.isBlank()) {
             throw new RefusedConfigurationException(
                     PROPERTY + " (PAYMENTS_RAILS) is not set" + (production ? ": the production profile has no default." : "."),

@@ -10,13 +10,13 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * A bean of the sandbox: it exists only with {@code payments.rails=sandbox}. Every simulated rail, the
- * payer actions and their hosted pages carry it, so that with real adapters none of them is there to be
- * reached (see {@link RailSelection}).
+ * A bean of the sandbox: it exists only with {@code payments.rails=sandbox} (or without the property, whose
+ * default that is outside the production profile). Every simulated rail, the payer actions and their hosted
+ * pages carry it, so that with real adapters none of them is there to be reached (see {@link RailSelection}).
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
-@ConditionalOnProperty(name = RailSelection.PROPERTY, havingValue = RailSelection.SANDBOX)
+@ConditionalOnProperty(name = RailSelection.PROPERTY, havingValue = RailSelection.SANDBOX, matchIfMissing = true)
 public @interface ConditionalOnSandboxRails {
 }
