@@ -1,6 +1,7 @@
 package io.paysession.gateway.sandbox;
 
 import io.paysession.api.partner.PartnerId;
+import io.paysession.command.rails.sandbox.ConditionalOnSandboxRails;
 import io.paysession.webhook.delivery.OwnWebhookInbox;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.web.context.WebServerInitializedEvent;
@@ -20,6 +21,7 @@ import java.util.regex.Pattern;
  * (never in the production profile).
  */
 @Component
+@ConditionalOnSandboxRails
 @ConditionalOnProperty(name = "payments.sandbox.webhook-inbox.enabled", havingValue = "true", matchIfMissing = true)
 public class SandboxInboxAddress implements OwnWebhookInbox {
 

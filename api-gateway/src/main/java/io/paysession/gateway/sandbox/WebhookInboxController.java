@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.api.wire.WireFormat;
+import io.paysession.command.rails.sandbox.ConditionalOnSandboxRails;
 import io.paysession.gateway.security.Pem;
 import io.paysession.gateway.security.RsaSignatures;
 import io.paysession.gateway.security.ServiceKeyStore;
@@ -33,6 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * the last 100, newest first. Off in the production profile.
  */
 @RestController
+@ConditionalOnSandboxRails
 @ConditionalOnProperty(name = "payments.sandbox.webhook-inbox.enabled", havingValue = "true", matchIfMissing = true)
 public class WebhookInboxController {
 

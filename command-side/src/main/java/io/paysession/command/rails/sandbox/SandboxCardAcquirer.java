@@ -33,6 +33,7 @@ import java.util.concurrent.CompletionStage;
  * {@link SandboxLedger}, so a second call or a query gets the first answer and nothing is charged twice.
  */
 @Component
+@ConditionalOnSandboxRails
 public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
 
     private static final String AUTH_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789";

@@ -31,6 +31,7 @@ import java.util.function.Supplier;
  * and two racing refunds of one payment cannot together exceed what it paid.
  */
 @Component
+@ConditionalOnSandboxRails
 public class SandboxLedger {
 
     enum Kind {

@@ -13,6 +13,7 @@ import java.util.Optional;
  * outcome and the outcome is recorded on the session, as a real provider's notification would be.
  */
 @Component
+@ConditionalOnSandboxRails
 public class SandboxPayerActions {
 
     public enum Result { APPROVED, DECLINED, NOT_OPEN, UNKNOWN }

@@ -33,6 +33,7 @@ import java.util.concurrent.CompletionStage;
  * answer is bound in {@link SandboxLedger} (a second call gets the same hosted page, not a new one).
  */
 @Component
+@ConditionalOnSandboxRails
 public class SandboxPayerRails implements PaymentRail, PayerDecisions {
 
     private static final Set<InteractionKind> KINDS = Set.of(InteractionKind.WALLET, InteractionKind.BANK_APP,

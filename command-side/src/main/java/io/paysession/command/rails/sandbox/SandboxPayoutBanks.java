@@ -24,6 +24,7 @@ import java.util.concurrent.CompletionStage;
  * time-out card's payout is made, but the answer to its first send is lost (unknown).
  */
 @Component
+@ConditionalOnSandboxRails
 public class SandboxPayoutBanks implements PayoutRail {
 
     static final String MISSING_ACCOUNT = "GB33BUKB20201555555555";
