@@ -1,13 +1,7 @@
 package io.paysession.gateway.deadletter;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
+import io.paysession.gateway.infra.PeriodicTask;
 import org.springframework.stereotype.Component;
-
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Every {@code payments.dead-letters.release-interval}, handles the parked events that nothing blocks any
@@ -15,57 +9,19 @@ import java.util.concurrent.TimeUnit;
  * session's newest events parked behind nothing.
  */
 @Component
-class UnblockedSessionRelease implements SmartLifecycle {
-
-    private static final Logger log = LoggerFactory.getLogger(UnblockedSessionRelease.class);
+class UnblockedSessionRelease extends PeriodicTask {
 
     private final AxonDeadLetters deadLetters;
-    private final DeadLetterProperties properties;
-    private ScheduledExecutorService scheduler;
 
     UnblockedSessionRelease(AxonDeadLetters deadLetters, DeadLetterProperties properties) {
+        super("dead-letter-release", properties.releaseInterval());
         this.deadLetters = deadLetters;
-        this.properties = properties;
     }
 
     @Override
-    public synchronized void start() {
-        scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "dead-letter-release");
-            thread.setDaemon(true);
-            return thread;
-        });
-        long interval = properties.releaseInterval().toMillis();
-        scheduler.scheduleWithFixedDelay(this::releaseAll, interval, interval, TimeUnit.MILLISECONDS);
-    }
-
-    private void releaseAll() {
+    protected void runOnce() {
         for (String group : DeadLetteringProcessors.GROUPS) {
-            try {
-                deadLetters.releaseUnblocked(group);
-            } catch (RuntimeException e) {
-                // the database is down, or the processor stopping: the next round tries again
-                log.warn("Releasing the unblocked parked events of {} failed: {}", group, e.toString());
-            }
+            deadLetters.releaseUnblocked(group);
         }
-    }
-
-    @Override
-    public synchronized void stop() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-            scheduler = null;
-        }
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return scheduler != null;
-    }
-
-    /** After Axon's processors (which start in an earlier phase), before them at shutdown. */
-    @Override
-    public int getPhase() {
-        return Integer.MAX_VALUE - 1000;
     }
 }
