@@ -120,6 +120,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         try {
             stopOrphanedServer(dataDirectory);
             EmbeddedPostgres postgres = builder(dataDirectory, port).start();
+            requirePasswords(postgres, dataDirectory);
             log.info("Embedded PostgreSQL started on port {} with its data in {}", postgres.getPort(), dataDirectory);
             return new EmbeddedPostgresServer(postgres, dataDirectory, locked.channel(), locked.lock(), 0);
         } catch (IOException e) {
@@ -129,11 +130,18 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
 
     private static EmbeddedPostgres.Builder builder(Path dataDirectory, int port) {
+        Path passwordFile = passwordFile(dataDirectory);
         EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                 .setDataDirectory(dataDirectory)
                 .setCleanDataDirectory(false)
                 .setRegisterShutdownHook(false)
                 .setPGStartupWait(Duration.ofSeconds(60))
+                // the library runs initdb with "-A trust"; its locale options come after, and initdb takes the last
+                .setLocaleConfig("auth", "scram-sha-256")
+                .setLocaleConfig("pwfile", passwordFile.toString())
+                .setConnectConfig("password", password(dataDirectory))
+                .setServerConfig("listen_addresses", "localhost")
+                .setServerConfig("password_encryption", "scram-sha-256")
                 .setServerConfig("fsync", "on")
                 .setServerConfig("synchronous_commit", "on")
                 .setServerConfig("full_page_writes", "on")
@@ -143,6 +151,79 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         }
         return builder;
     }
+
+    /**
+     * The superuser's password: generated once into {@code <data directory>.password} (owner-only), beside the
+     * data directory, since initdb wants an empty directory. Without it any local user could connect as the
+     * superuser (the library's default is {@code trust}) and read or change every payment.
+     */
+    static Path passwordFile(Path dataDirectory) {
+        return dataDirectory.resolveSibling(dataDirectory.getFileName() + ".password");
+    }
+
+    /** The superuser's password, created with the file the first time. */
+    static String password(Path dataDirectory) {
+        Path file = passwordFile(dataDirectory);
+        try {
+            if (Files.exists(file)) {
+                String existing = Files.readString(file, StandardCharsets.UTF_8).trim();
+                if (!existing.isEmpty()) {
+                    return existing;
+                }
+            }
+            byte[] random = new byte[24];
+            new java.security.SecureRandom().nextBytes(random);
+            String generated = java.util.HexFormat.of().formatHex(random);
+            DataDirectory.writeOwnerOnly(file, generated);
+            return generated;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read or write the database password " + file, e);
+        }
+    }
+
+    /**
+     * A data directory made before passwords (initdb {@code trust}) is switched on start: the superuser gets the
+     * password and {@code pg_hba.conf} allows password authentication only, on loopback and the local socket.
+     */
+    private static void requirePasswords(EmbeddedPostgres postgres, Path dataDirectory) {
+        Path hba = dataDirectory.resolve("pg_hba.conf");
+        try {
+            boolean trusts = Files.readAllLines(hba, StandardCharsets.UTF_8).stream()
+                    .map(String::strip)
+                    .filter(line -> !line.isEmpty() && !line.startsWith("#"))
+                    .anyMatch(line -> !line.endsWith("scram-sha-256"));
+            if (!trusts) {
+                return;
+            }
+            String password = password(dataDirectory);
+            if (!password.matches("[0-9a-f]{16,128}")) {
+                throw new IllegalStateException("the database password in " + passwordFile(dataDirectory)
+                        + " must be 16 to 128 lower-case hex characters");
+            }
+            try (java.sql.Connection connection = postgres.getPostgresDatabase().getConnection();
+                 java.sql.Statement statement = connection.createStatement()) {
+                statement.execute("set password_encryption = 'scram-sha-256'");
+                statement.execute("alter role postgres with password '" + password + "'");
+                Files.writeString(hba, PG_HBA, StandardCharsets.UTF_8);
+                statement.execute("select pg_reload_conf()");
+            }
+            log.warn("The embedded PostgreSQL of {} accepted connections without a password; it now requires the "
+                    + "password in {}", dataDirectory, passwordFile(dataDirectory));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot switch " + hba + " to password authentication", e);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("cannot set the password of the embedded PostgreSQL in " + dataDirectory, e);
+        }
+    }
+
+    /** Password authentication only, from this machine only. */
+    static final String PG_HBA = """
+            # Written by the payment session service: password authentication (SCRAM) only, from this machine only.
+            # TYPE  DATABASE  USER  ADDRESS        METHOD
+            local   all       all                  scram-sha-256
+            host    all       all   127.0.0.1/32   scram-sha-256
+            host    all       all   ::1/128        scram-sha-256
+            """;
 
     /**
      * The watchdog: a postmaster that dies under a running service (killed, out of memory) is started again on
@@ -239,6 +320,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             log.debug("closing the stopped embedded PostgreSQL failed", e);
         }
+    }
+
+    /** The superuser's password (of the server this one started or attached to). */
+    public String password() {
+        return password(dataDirectory);
     }
 
     public String jdbcUrl() {
