@@ -206,6 +206,15 @@ final class ServiceProcess implements AutoCloseable {
                 .orElse(OptionalInt.empty());
     }
 
+    /** The embedded PostgreSQL's superuser password, which the service generates beside its data directory. */
+    String embeddedPostgresPassword() {
+        try {
+            return Files.readString(dataDirectory.resolve("postgres.password"), StandardCharsets.UTF_8).trim();
+        } catch (IOException e) {
+            throw new IllegalStateException("no postgres.password in the service's data directory", e);
+        }
+    }
+
     String tail(int lines) {
         try {
             List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
