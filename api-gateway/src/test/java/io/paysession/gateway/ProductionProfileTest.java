@@ -199,6 +199,7 @@ class ProductionProfileTest extends EndToEndTestBase {
         environment.put("spring.profiles.active", "production");
         environment.put("PAYMENTS_DB_URL", postgres.jdbcUrl().replace("/postgres?", "/" + database + "?"));
         environment.put("PAYMENTS_DB_USER", "postgres");
+        environment.put("PAYMENTS_DB_PASSWORD", postgres.password());
         environment.put("PAYMENTS_DB_POOL_SIZE", "8");
         environment.put("PAYMENTS_VAULT_KEY", Base64.getEncoder().encodeToString(randomBytes(32)));
         environment.put("PAYMENTS_ADMIN_TOKEN", TestServiceProperties.ADMIN_TOKEN);
@@ -269,7 +270,7 @@ class ProductionProfileTest extends EndToEndTestBase {
 
     private int tablesOf(String name) {
         return new JdbcTemplate(new org.springframework.jdbc.datasource.DriverManagerDataSource(
-                postgres.jdbcUrl().replace("/postgres?", "/" + name + "?")))
+                postgres.jdbcUrl().replace("/postgres?", "/" + name + "?"), "postgres", postgres.password()))
                 .queryForObject("select count(*) from pg_tables where schemaname = 'public'", Integer.class);
     }
 

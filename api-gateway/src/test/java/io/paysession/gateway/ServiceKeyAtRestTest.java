@@ -143,7 +143,7 @@ class ServiceKeyAtRestTest extends EndToEndTestBase {
         String name = "service_key_" + HexFormat.of().formatHex(randomBytes(6));
         jdbc.execute("create database " + name);
         JdbcTemplate database = new JdbcTemplate(new DriverManagerDataSource(
-                postgres.jdbcUrl().replace("/postgres?", "/" + name + "?")));
+                postgres.jdbcUrl().replace("/postgres?", "/" + name + "?"), "postgres", postgres.password()));
         MigrationVersion earlier = Arrays.stream(flyway(database, MigrationVersion.LATEST).info().all())
                 .map(MigrationInfo::getVersion).filter(version -> version.compareTo(ENCRYPTED) < 0)
                 .max(Comparator.naturalOrder()).orElseThrow();
