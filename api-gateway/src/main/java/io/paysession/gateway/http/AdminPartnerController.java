@@ -15,6 +15,7 @@ import io.paysession.gateway.partners.PartnerRegistration;
 import io.paysession.gateway.security.AdminToken;
 import io.paysession.gateway.security.Pem;
 import io.paysession.gateway.security.ServiceKeyStore;
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -22,11 +23,11 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.io.IOException;
 import java.net.URI;
 import java.security.interfaces.RSAPublicKey;
 import java.util.Optional;
@@ -54,9 +55,9 @@ public class AdminPartnerController {
 
     @PostMapping
     public ResponseEntity<ObjectNode> register(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
-                                               @RequestBody(required = false) byte[] rawBody) {
+                                               HttpServletRequest request) throws IOException {
         requireAdmin(authorization);
-        ObjectNode body = JsonBodies.readObject(rawBody);
+        ObjectNode body = body(request);
         String project = Fields.requiredText(body, "project", "");
         requireProjectName(project);
         PartnerSettings settings = new PartnerSettings(
@@ -73,10 +74,10 @@ public class AdminPartnerController {
     @PutMapping("/{project}")
     public ResponseEntity<ObjectNode> update(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
                                              @PathVariable String project,
-                                             @RequestBody(required = false) byte[] rawBody) {
+                                             HttpServletRequest request) throws IOException {
         requireAdmin(authorization);
         PartnerView current = existing(project);
-        ObjectNode body = JsonBodies.readObject(rawBody);
+        ObjectNode body = body(request);
         PartnerSettings was = current.settings();
         PartnerSettings settings = new PartnerSettings(
                 publicKey(body).orElse(was.publicKeyPem()),
@@ -93,6 +94,11 @@ public class AdminPartnerController {
                                            @PathVariable String project) {
         requireAdmin(authorization);
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(render(existing(project)));
+    }
+
+    /** Read only once the token is checked, through the 64 KiB limit of every body. */
+    private static ObjectNode body(HttpServletRequest request) throws IOException {
+        return JsonBodies.readObject(RequestBodies.readOrRefuse(request));
     }
 
     private PartnerView existing(String project) {
