@@ -2,6 +2,7 @@ package io.paysession.gateway.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.api.error.ErrorCode;
+import io.paysession.api.session.SessionLimits;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
@@ -20,8 +21,8 @@ public final class RequestBodies {
 
     public static final int MAX_BYTES = 64 * 1024;
     public static final String TOO_LARGE = "The body is larger than 64 KiB";
-    /** The sandbox inbox receives webhooks; a webhook body of the service is at most this (docs/security/bounds.md). */
-    public static final int MAX_INBOX_BYTES = 512 * 1024;
+    /** The sandbox inbox receives webhooks: a webhook body of the service is at most this. */
+    public static final int MAX_INBOX_BYTES = SessionLimits.MAX_WEBHOOK_BODY_BYTES;
     static final String INBOX_PATH = "/sandbox/webhooks/";
     private static final String JSON_ATTRIBUTE = RequestBodies.class.getName() + ".json";
 
