@@ -40,6 +40,10 @@ import java.util.Optional;
 @RequestMapping("/admin/v1/partners")
 public class AdminPartnerController {
 
+    /** Partners' keys: 2048 bits at least (decisions.md section 3), 8192 at most. */
+    static final int MAX_KEY_BITS = 8192;
+    static final int MAX_URL_LENGTH = 2048;
+
     private final AdminToken adminToken;
     private final PartnerRegistration registration;
     private final PartnerDirectory directory;
@@ -127,12 +131,19 @@ public class AdminPartnerController {
             if (key.getModulus().bitLength() < 2048) {
                 throw PaymentsException.invalidRequest("public_key must have at least 2048 bits");
             }
+            // every request of the partner is verified with it: a huge modulus makes each verification costly
+            if (key.getModulus().bitLength() > MAX_KEY_BITS) {
+                throw PaymentsException.invalidRequest("public_key must have at most " + MAX_KEY_BITS + " bits");
+            }
             return pem.trim() + "\n";
         });
     }
 
     private static Optional<String> webhookUrl(JsonNode body) {
         return Fields.text(body, "webhook_url", "").map(url -> {
+            if (url.length() > MAX_URL_LENGTH) {
+                throw PaymentsException.invalidRequest("webhook_url must be at most " + MAX_URL_LENGTH + " characters");
+            }
             try {
                 URI uri = URI.create(url);
                 if (!uri.isAbsolute() || uri.getHost() == null
@@ -170,8 +181,11 @@ public class AdminPartnerController {
                     && percent.intValue() >= 0 && percent.intValue() <= 10_000)) {
                 throw PaymentsException.invalidRequest("fees.percent_bp must be an integer from 0 to 10000");
             }
-            if (!fixed.isMissingNode() && !(fixed.isIntegralNumber() && fixed.canConvertToLong() && fixed.longValue() >= 0)) {
-                throw PaymentsException.invalidRequest("fees.fixed must be an integer of minor units, 0 or more");
+            // bounded so that fixed + amount * percent_bp / 10000 holds in a long for every amount a payment may have
+            if (!fixed.isMissingNode() && !(fixed.isIntegralNumber() && fixed.canConvertToLong() && fixed.longValue() >= 0
+                    && fixed.longValue() <= FeeSchedule.MAX_FIXED)) {
+                throw PaymentsException.invalidRequest(
+                        "fees.fixed must be an integer of minor units from 0 to " + FeeSchedule.MAX_FIXED);
             }
             return new FeeSchedule(percent.isMissingNode() ? 0 : percent.intValue(),
                     fixed.isMissingNode() ? 0 : fixed.longValue());
