@@ -63,6 +63,8 @@ final class ServiceProcess implements AutoCloseable {
         command.add("--payments.data.dir=" + dataDirectory);
         command.add("--payments.admin.token=" + adminToken);
         command.add("--payments.demo-partner.enabled=false");
+        // the load generator's webhook receiver listens on loopback, which is refused unless allowed
+        command.add("--payments.webhooks.allowed-networks=127.0.0.0/8");
         options.railLatency().ifPresent(latency -> {
             command.add("--payments.sandbox.card-latency-min=" + latency.min().toMillis() + "ms");
             command.add("--payments.sandbox.card-latency-max=" + latency.max().toMillis() + "ms");

@@ -15,6 +15,7 @@ import io.paysession.gateway.partners.PartnerRegistration;
 import io.paysession.gateway.security.AdminToken;
 import io.paysession.gateway.security.Pem;
 import io.paysession.gateway.security.ServiceKeyStore;
+import io.paysession.webhook.delivery.WebhookDestinations;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -48,13 +49,16 @@ public class AdminPartnerController {
     private final PartnerRegistration registration;
     private final PartnerDirectory directory;
     private final ServiceKeyStore serviceKey;
+    private final WebhookDestinations webhookDestinations;
 
     public AdminPartnerController(AdminToken adminToken, PartnerRegistration registration,
-                                  PartnerDirectory directory, ServiceKeyStore serviceKey) {
+                                  PartnerDirectory directory, ServiceKeyStore serviceKey,
+                                  WebhookDestinations webhookDestinations) {
         this.adminToken = adminToken;
         this.registration = registration;
         this.directory = directory;
         this.serviceKey = serviceKey;
+        this.webhookDestinations = webhookDestinations;
     }
 
     @PostMapping
@@ -139,7 +143,7 @@ public class AdminPartnerController {
         });
     }
 
-    private static Optional<String> webhookUrl(JsonNode body) {
+    private Optional<String> webhookUrl(JsonNode body) {
         return Fields.text(body, "webhook_url", "").map(url -> {
             if (url.length() > MAX_URL_LENGTH) {
                 throw PaymentsException.invalidRequest("webhook_url must be at most " + MAX_URL_LENGTH + " characters");
@@ -154,7 +158,15 @@ public class AdminPartnerController {
             } catch (IllegalArgumentException e) {
                 throw PaymentsException.invalidRequest("webhook_url must be an absolute http or https URL");
             }
+        }).map(this::permittedWebhookUrl);
+    }
+
+    /** Not into the service's own networks (WebhookDestinations; checked again at every attempt). */
+    private String permittedWebhookUrl(String url) {
+        webhookDestinations.refusal(url).ifPresent(reason -> {
+            throw PaymentsException.invalidRequest("webhook_url " + reason);
         });
+        return url;
     }
 
     private static Optional<CaptureMode> captureMode(JsonNode body) {

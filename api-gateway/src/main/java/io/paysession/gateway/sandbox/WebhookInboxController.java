@@ -9,6 +9,7 @@ import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.PaymentsException;
 import io.paysession.api.partner.PartnerId;
 import io.paysession.api.wire.WireFormat;
+import io.paysession.command.rails.sandbox.ConditionalOnSandboxRails;
 import io.paysession.gateway.http.HttpException;
 import io.paysession.gateway.http.RequestBodies;
 import io.paysession.gateway.partners.PartnerDirectory;
@@ -47,6 +48,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code max-bytes} of bodies, dropping the oldest first.
  */
 @RestController
+@ConditionalOnSandboxRails
 @ConditionalOnProperty(name = "payments.sandbox.webhook-inbox.enabled", havingValue = "true", matchIfMissing = true)
 public class WebhookInboxController {
 
