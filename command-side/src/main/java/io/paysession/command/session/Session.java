@@ -61,6 +61,7 @@ import io.paysession.api.session.RefundOutcomeQueryRequestedEvent;
 import io.paysession.api.session.RefundOutcomeUnknownEvent;
 import io.paysession.api.session.RefundRequestedEvent;
 import io.paysession.api.session.RefundSessionCommand;
+import io.paysession.api.session.SessionLimits;
 import io.paysession.api.session.RefusePaymentCommand;
 import io.paysession.api.session.SessionCancelledEvent;
 import io.paysession.api.session.SessionCreatedEvent;
@@ -339,6 +340,10 @@ public class Session {
         advance(Trigger.REFUND);
         if (refundIds.contains(command.refundId())) {
             throw PaymentsException.wrongState("The refund " + command.refundId() + " exists already");
+        }
+        if (refundIds.size() >= SessionLimits.MAX_REFUNDS_PER_PAYMENT) {
+            throw new PaymentsException(ErrorCode.REFUND_LIMIT_EXCEEDED, "A payment takes at most "
+                    + SessionLimits.MAX_REFUNDS_PER_PAYMENT + " refunds, and this one has had them");
         }
         Money left = captured.minus(refunded).minus(inFlight());
         Money amount = command.amount() == null ? left : command.amount();

@@ -53,6 +53,7 @@ import io.paysession.api.session.RefundDeclinedEvent;
 import io.paysession.api.session.RefundId;
 import io.paysession.api.session.RefundRequestedEvent;
 import io.paysession.api.session.RefundSessionCommand;
+import io.paysession.api.session.SessionLimits;
 import io.paysession.api.session.RefusePaymentCommand;
 import io.paysession.api.session.SessionCancelledEvent;
 import io.paysession.api.session.SessionCreatedEvent;
@@ -73,6 +74,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 class SessionTest {
@@ -789,6 +792,25 @@ class SessionTest {
             fixture.given(paid())
                     .when(new RefundSessionCommand(SESSION, REFUND, "intruder", null, null))
                     .expectException(refusedWith(ErrorCode.AUTHORIZATION_ERROR))
+                    .expectNoEvents();
+        }
+
+        @Test
+        void aPaymentTakesAtMostOneHundredRefundsWhateverTheirOutcome() {
+            List<Object> hundred = new ArrayList<>();
+            for (int i = 0; i < SessionLimits.MAX_REFUNDS_PER_PAYMENT; i++) {
+                RefundId id = RefundId.of("rf_" + (1_000 + i));
+                hundred.add(refund(id, 1));
+                hundred.add(i % 2 == 0 ? new RefundAcceptedEvent(SESSION, PAYMENT, id, NOW)
+                        : new RefundDeclinedEvent(SESSION, PAYMENT, id, ErrorDetails.of(ErrorCode.DECLINED_BY_ISSUER_BANK,
+                        "no"), NOW));
+            }
+            fixture.given(paid()).andGiven(hundred.subList(0, hundred.size() - 2))
+                    .when(new RefundSessionCommand(SESSION, REFUND, PROJECT, Money.of(1, "rub"), null))
+                    .expectEvents(refund(REFUND, 1));
+            fixture.given(paid()).andGiven(hundred)
+                    .when(new RefundSessionCommand(SESSION, REFUND, PROJECT, Money.of(1, "rub"), null))
+                    .expectException(refusedWith(ErrorCode.REFUND_LIMIT_EXCEEDED))
                     .expectNoEvents();
         }
 
