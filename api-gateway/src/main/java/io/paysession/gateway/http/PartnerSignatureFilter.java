@@ -57,8 +57,9 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
-        String path = request.getRequestURI().substring(request.getContextPath().length());
-        return !(path.startsWith("/api/") || path.startsWith("/cds/")) || path.equals(PUBLIC_TOKEN_PATH);
+        // the normalized path (NormalPathFilter refuses any other), its prefixes in any case
+        String path = RequestPaths.of(request);
+        return !isPartnerApi(path) || path.equals(PUBLIC_TOKEN_PATH);
     }
 
     @Override
@@ -101,6 +102,11 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
         request.setAttribute(PARTNER_ATTRIBUTE, partner.get());
         request.setAttribute(BODY_ATTRIBUTE, body);
         chain.doFilter(new CachedBodyRequest(request, body), response);
+    }
+
+    /** Whether a request to {@code path} is a partner's, signed with its key (bar {@link #PUBLIC_TOKEN_PATH}). */
+    public static boolean isPartnerApi(String path) {
+        return RequestPaths.isUnder(path, "/api") || RequestPaths.isUnder(path, "/cds");
     }
 
     /**

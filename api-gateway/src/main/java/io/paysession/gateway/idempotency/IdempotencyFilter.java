@@ -9,6 +9,7 @@ import io.paysession.api.session.view.SessionView;
 import io.paysession.gateway.http.ApiResponses;
 import io.paysession.gateway.http.PartnerSignatureFilter;
 import io.paysession.gateway.http.RequestMetadata;
+import io.paysession.gateway.http.RequestPaths;
 import io.paysession.gateway.http.SessionStates;
 import io.paysession.gateway.idempotency.IdempotencyStore.KeyRecord;
 import jakarta.servlet.FilterChain;
@@ -65,8 +66,7 @@ public class IdempotencyFilter extends OncePerRequestFilter {
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
-        String path = pathOf(request);
-        return !(path.startsWith("/api/") || path.startsWith("/cds/"))
+        return !PartnerSignatureFilter.isPartnerApi(RequestPaths.of(request))
                 || request.getHeader(IdempotentEndpoints.HEADER) == null;
     }
 
@@ -79,7 +79,7 @@ public class IdempotencyFilter extends OncePerRequestFilter {
                     + " must be 4 to 64 characters of A-Z, a-z, 0-9, '_' and '-'");
             return;
         }
-        String path = pathOf(request);
+        String path = RequestPaths.of(request);
         // without a verified partner this is the widget's unsigned tokenization, which takes no key either
         if (!(request.getAttribute(PartnerSignatureFilter.PARTNER_ATTRIBUTE) instanceof PartnerView partner)
                 || !IdempotentEndpoints.takesKey(request.getMethod(), path)) {
@@ -248,9 +248,5 @@ public class IdempotencyFilter extends OncePerRequestFilter {
         response.setHeader(IdempotentEndpoints.REPLAY_HEADER, "true");
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
-    }
-
-    private static String pathOf(HttpServletRequest request) {
-        return request.getRequestURI().substring(request.getContextPath().length());
     }
 }

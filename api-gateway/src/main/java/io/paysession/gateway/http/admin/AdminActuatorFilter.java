@@ -3,6 +3,7 @@ package io.paysession.gateway.http.admin;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.gateway.http.ApiResponses;
+import io.paysession.gateway.http.RequestPaths;
 import io.paysession.gateway.security.AdminToken;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -36,8 +37,8 @@ public class AdminActuatorFilter extends OncePerRequestFilter {
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
         // the container's decoded, normalized path: /actuator/health/../metrics must not pass as health
-        String path = request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
-        boolean actuator = path.equals("/actuator") || path.startsWith("/actuator/");
+        String path = RequestPaths.of(request);
+        boolean actuator = RequestPaths.isUnder(path, "/actuator");
         boolean health = path.equals("/actuator/health") || path.startsWith("/actuator/health/");
         return !actuator || health;
     }
