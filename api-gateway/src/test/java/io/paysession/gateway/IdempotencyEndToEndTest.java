@@ -128,7 +128,9 @@ class IdempotencyEndToEndTest extends EndToEndTestBase {
         TestPartner partner = registeredPartner("idem-bounds");
         String longest = "A-_z0123456789".repeat(5).substring(0, 64);
         for (String key : List.of("ab-_", longest)) {
-            Answer answer = partner.post(INIT, cardPayment("4242424242424242", "123").toString(), key);
+            // a payment of its own for each key: the same signed body under a second key is refused as a replay
+            Answer answer = partner.post(INIT, cardPayment("4242424242424242", "123").put("metadata", key).toString(),
+                    key);
             assertThat(answer.status()).as(key + ": " + answer).isEqualTo(200);
         }
     }
@@ -247,13 +249,14 @@ class IdempotencyEndToEndTest extends EndToEndTestBase {
     @Test
     void concurrentIdenticalRequestsCreateExactlyOneSession() throws Exception {
         TestPartner partner = registeredPartner("idem-race");
-        String body = cardPayment("4242424242424242", "123").toString();
         int rounds = 20;
         int racers = 6;
         ExecutorService pool = Executors.newFixedThreadPool(racers);
         try {
             for (int round = 0; round < rounds; round++) {
                 String key = "race-" + round;
+                // each round a payment of its own (the same signed body under a new key is refused as a replay)
+                String body = cardPayment("4242424242424242", "123").put("metadata", "order " + round).toString();
                 List<Answer> answers = Race.run(pool, Collections.nCopies(racers, () -> partner.post(INIT, body, key)));
 
                 Race.assertOneSessionAnswered(answers, "round " + round);

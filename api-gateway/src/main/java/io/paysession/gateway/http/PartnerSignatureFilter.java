@@ -3,6 +3,7 @@ package io.paysession.gateway.http;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.partner.PartnerId;
 import io.paysession.api.partner.PartnerView;
+import io.paysession.gateway.idempotency.SignatureUses;
 import io.paysession.gateway.partners.PartnerDirectory;
 import io.paysession.gateway.security.RsaSignatures;
 import jakarta.servlet.FilterChain;
@@ -101,6 +102,8 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
         }
         request.setAttribute(PARTNER_ATTRIBUTE, partner.get());
         request.setAttribute(BODY_ATTRIBUTE, body);
+        // what a replay is recognised by (IdempotencyFilter); verified above, so it decodes
+        RsaSignatures.decode(signature).ifPresent(bytes -> SignatureUses.Signed.of(project, bytes).attachTo(request));
         chain.doFilter(new CachedBodyRequest(request, body), response);
     }
 
