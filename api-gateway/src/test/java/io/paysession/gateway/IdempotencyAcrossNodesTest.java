@@ -3,6 +3,7 @@ package io.paysession.gateway;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.gateway.infra.EmbeddedPostgresServer;
+import io.paysession.gateway.support.CardVaultLock;
 import io.paysession.gateway.support.Answer;
 import io.paysession.gateway.support.Race;
 import io.paysession.gateway.support.ServiceClient;
@@ -25,9 +26,6 @@ import javax.sql.DataSource;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -186,9 +184,9 @@ class IdempotencyAcrossNodesTest {
         String body = cardPayment().put("metadata", "held past its lease").toString();
         List<String> retries = new ArrayList<>();
         CompletableFuture<Answer> onA;
-        try (VaultLock vaultLock = lockTheCardVault()) {
+        try (CardVaultLock vaultLock = CardVaultLock.hold(dataSource)) {
             onA = CompletableFuture.supplyAsync(() -> partner.sameKeysAt(nodeA()).post(INIT, body, "held-1"));
-            awaitARequestWaitingForTheCardVault();
+            vaultLock.awaitARequestWaiting();
             // two of A's leases (and less than a key's lifetime), a retry on B every half second all the while
             long until = System.nanoTime() + LEASE_OF_A.multipliedBy(2).toNanos();
             while (System.nanoTime() < until) {
@@ -212,7 +210,7 @@ class IdempotencyAcrossNodesTest {
         TestPartner partner = register("nodes-killed");
         String body = cardPayment().put("metadata", "its node was killed").toString();
         long killedAt;
-        try (VaultLock vaultLock = lockTheCardVault()) {
+        try (CardVaultLock vaultLock = CardVaultLock.hold(dataSource)) {
             CompletableFuture.runAsync(() -> {
                 try {
                     partner.sameKeysAt(nodeB.baseUrl()).post(INIT, body, "killed-1");
@@ -220,7 +218,7 @@ class IdempotencyAcrossNodesTest {
                     // the node dies under the request
                 }
             });
-            awaitARequestWaitingForTheCardVault();
+            vaultLock.awaitARequestWaiting();
             assertThat(keyState(partner, "killed-1")).isEqualTo("running");
             nodeB.kill();
             killedAt = System.nanoTime();
@@ -247,22 +245,6 @@ class IdempotencyAcrossNodesTest {
         }
     }
 
-    /** Holds a lock that lets every request run up to the moment it stores a card, where it waits. */
-    private VaultLock lockTheCardVault() throws SQLException {
-        Connection connection = dataSource.getConnection();
-        connection.setAutoCommit(false);
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("lock table card_vault in share mode");
-        }
-        return new VaultLock(connection);
-    }
-
-    private void awaitARequestWaitingForTheCardVault() {
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> jdbc.queryForObject("""
-                select count(*) from pg_locks l join pg_class c on c.oid = l.relation
-                where c.relname = 'card_vault' and not l.granted""", Long.class) > 0);
-    }
-
     private String keyState(TestPartner partner, String key) {
         return jdbc.queryForObject("select state from idempotency_key where project = ? and idempotency_key = ?",
                 String.class, partner.project(), key);
@@ -282,18 +264,6 @@ class IdempotencyAcrossNodesTest {
             return answer.status() + " " + answer.errorCode();
         } catch (RuntimeException timedOut) {
             return "no answer within " + wait.toMillis() + " ms: it ran";
-        }
-    }
-
-    /** A lock held in an open transaction; closing rolls the transaction back and releases it. */
-    private record VaultLock(Connection connection) implements AutoCloseable {
-        @Override
-        public void close() throws SQLException {
-            try {
-                connection.rollback();
-            } finally {
-                connection.close();
-            }
         }
     }
 

@@ -23,7 +23,7 @@ import org.springframework.stereotype.Component;
 public class IdempotencyFence implements MessageHandlerInterceptor<CommandMessage<?>> {
 
     /** Metadata of a command whose request holds an idempotency key: that request's id. */
-    static final String OWNER = "idempotencyKeyOwner";
+    public static final String OWNER = "idempotencyKeyOwner";
 
     private final IdempotencyStore store;
 
