@@ -300,8 +300,9 @@ class AcquiringMethodsEndToEndTest extends EndToEndTestBase {
         Answer rest = partner.post("/api/v1/session/refund", sessionRef(sessionId));
         assertThat(rest.session().path("acquiring_payments").path(0).path("refunds").path(1).path("amount_details")
                 .path("amount").asLong()).isEqualTo(7000);
-        assertThat(partner.post("/api/v1/session/refund", sessionRef(sessionId)).errorCode())
-                .isEqualTo("refund_amount_too_large");
+        // a body of its own: the same signed refund body is not run twice (SignatureReplayEndToEndTest)
+        assertThat(partner.post("/api/v1/session/refund", sessionRef(sessionId).put("metadata", "once more"))
+                .errorCode()).isEqualTo("refund_amount_too_large");
     }
 
     @Test
@@ -310,9 +311,11 @@ class AcquiringMethodsEndToEndTest extends EndToEndTestBase {
         String sessionId = paid(partner, "4242424242424242");
         ObjectNode body = sessionRef(sessionId);
         body.putObject("amount_details").put("amount", 6000).put("currency", "rub");
+        // two refunds of their own (an identical signed body would be refused as a replay before the race)
+        ObjectNode other = body.deepCopy().put("metadata", "second parcel");
 
         var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> partner.post("/api/v1/session/refund", body));
-        var second = java.util.concurrent.CompletableFuture.supplyAsync(() -> partner.post("/api/v1/session/refund", body));
+        var second = java.util.concurrent.CompletableFuture.supplyAsync(() -> partner.post("/api/v1/session/refund", other));
         List<Answer> answers = List.of(first.get(), second.get());
 
         assertThat(answers).filteredOn(answer -> answer.status() == 200).hasSize(1);
@@ -332,8 +335,9 @@ class AcquiringMethodsEndToEndTest extends EndToEndTestBase {
                 .path("acquiring_payments").path(0).path("refunds").path(0);
         assertThat(refund.path("status").asText()).isEqualTo("declined");
         assertThat(refund.path("error").path("code").asText()).isEqualTo("declined_by_issuer_bank");
-        assertThat(partner.post("/api/v2/session/refund", sessionRef(sessionId)).status())
-                .as("the declined amount may be refunded again").isEqualTo(200);
+        // asked for again with a body of its own: the same signed refund body is not run twice
+        assertThat(partner.post("/api/v2/session/refund", sessionRef(sessionId).put("metadata", "second try"))
+                .status()).as("the declined amount may be refunded again").isEqualTo(200);
     }
 
     @Test

@@ -33,6 +33,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,6 +46,8 @@ import static org.awaitility.Awaitility.await;
  * node, whose append reaches the event store between this node's read of the session and its own append.
  */
 class ConcurrentRequestsEndToEndTest extends EndToEndTestBase {
+
+    private static final AtomicInteger ORDERS = new AtomicInteger();
 
     private static final int ROUNDS = 40;
     private static final int BATCH = 10;
@@ -107,8 +110,9 @@ class ConcurrentRequestsEndToEndTest extends EndToEndTestBase {
                     .status()).isEqualTo(200));
             for (String sessionId : sessions) {
                 WEBHOOKS.await(sessionId, "payment_finished", WEBHOOK_WAIT);
+                // two refunds of their own: an identical signed refund body would be refused as a replay first
                 Race race = race(() -> partner.post("/api/v1/session/refund", refund(sessionId, 6000)),
-                        () -> partner.post("/api/v1/session/refund", refund(sessionId, 6000)));
+                        () -> partner.post("/api/v1/session/refund", refund(sessionId, 6000).put("metadata", "other")));
                 Answer loser = assertOneWinner(race, "refund_amount_too_large");
                 assertThat(loser.errorCode()).isEqualTo("refund_amount_too_large");
 
@@ -262,7 +266,9 @@ class ConcurrentRequestsEndToEndTest extends EndToEndTestBase {
     private List<String> readyToConfirm(TestPartner partner, int count) {
         List<String> sessions = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            Answer init = partner.post("/api/v1/session/init/payment", cardPayment("4242424242424242", "123"));
+            // each payment a body of its own, as a partner's order reference makes it
+            Answer init = partner.post("/api/v1/session/init/payment", cardPayment("4242424242424242", "123")
+                    .put("metadata", "order " + ORDERS.incrementAndGet()));
             assertThat(init.status()).as(init.toString()).isEqualTo(200);
             sessions.add(init.session().path("id").asText());
         }

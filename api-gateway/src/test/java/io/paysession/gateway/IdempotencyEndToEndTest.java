@@ -4,16 +4,28 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paysession.api.error.ErrorCode;
+import io.paysession.api.error.PaymentsException;
+import io.paysession.api.session.ConfirmSessionCommand;
+import io.paysession.api.session.SessionId;
+import io.paysession.gateway.http.RequestMetadata;
+import io.paysession.gateway.idempotency.IdempotencyFence;
 import io.paysession.gateway.idempotency.RequestFingerprint;
 import io.paysession.gateway.support.Answer;
+import io.paysession.gateway.support.CardVaultLock;
 import io.paysession.gateway.support.Race;
 import io.paysession.gateway.support.TestPartner;
 import io.paysession.gateway.support.TestServiceProperties;
+import org.axonframework.commandhandling.CommandMessage;
+import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
+
+import javax.sql.DataSource;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -22,10 +34,14 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@code X-PARTNER-IDEMPOTENCY-KEY} over real HTTP (decisions.md section 8): replays, mismatches, keys in flight,
@@ -43,6 +59,12 @@ class IdempotencyEndToEndTest extends EndToEndTestBase {
 
     @Autowired
     private RequestFingerprint fingerprint;
+
+    @Autowired
+    private DataSource dataSource;
+
+    @Autowired
+    private CommandGateway commands;
 
     @Test
     void theSameRequestWithTheSameKeyGetsTheFirstAnswerAgainAndCreatesNothing() {
@@ -128,7 +150,9 @@ class IdempotencyEndToEndTest extends EndToEndTestBase {
         TestPartner partner = registeredPartner("idem-bounds");
         String longest = "A-_z0123456789".repeat(5).substring(0, 64);
         for (String key : List.of("ab-_", longest)) {
-            Answer answer = partner.post(INIT, cardPayment("4242424242424242", "123").toString(), key);
+            // a payment of its own for each key: the same signed body under a second key is refused as a replay
+            Answer answer = partner.post(INIT, cardPayment("4242424242424242", "123").put("metadata", key).toString(),
+                    key);
             assertThat(answer.status()).as(key + ": " + answer).isEqualTo(200);
         }
     }
@@ -247,13 +271,14 @@ class IdempotencyEndToEndTest extends EndToEndTestBase {
     @Test
     void concurrentIdenticalRequestsCreateExactlyOneSession() throws Exception {
         TestPartner partner = registeredPartner("idem-race");
-        String body = cardPayment("4242424242424242", "123").toString();
         int rounds = 20;
         int racers = 6;
         ExecutorService pool = Executors.newFixedThreadPool(racers);
         try {
             for (int round = 0; round < rounds; round++) {
                 String key = "race-" + round;
+                // each round a payment of its own (the same signed body under a new key is refused as a replay)
+                String body = cardPayment("4242424242424242", "123").put("metadata", "order " + round).toString();
                 List<Answer> answers = Race.run(pool, Collections.nCopies(racers, () -> partner.post(INIT, body, key)));
 
                 Race.assertOneSessionAnswered(answers, "round " + round);
@@ -356,6 +381,54 @@ class IdempotencyEndToEndTest extends EndToEndTestBase {
         JsonNode decision = key.body().path("idempotency_key").path("decisions").path(0);
         assertThat(decision.path("decision").asText()).isEqualTo("first_use");
         assertThat(decision.path("original_request_id").asText()).isEqualTo("req_deadnode");
+    }
+
+    @Test
+    void aRequestWhoseKeyWasTakenOverWhileItWasHeldUpStoresNothingAndLeavesTheNewOwnersKeyAlone() throws Exception {
+        TestPartner partner = registeredPartner("idem-fence");
+        String body = cardPayment("4242424242424242", "123").put("metadata", "fenced").toString();
+        CompletableFuture<Answer> heldUp;
+        try (CardVaultLock vaultLock = CardVaultLock.hold(dataSource)) {
+            heldUp = CompletableFuture.supplyAsync(() -> partner.post(INIT, body, "fence-9009"));
+            vaultLock.awaitARequestWaiting();
+            // what another node does when this one is paused past its lease: it takes the key over
+            assertThat(jdbc.update("""
+                    update idempotency_key set owner_request_id = 'req_successor',
+                                               lease_until = now() + interval '1 minute'
+                    where project = ? and idempotency_key = ? and state = 'running'""",
+                    partner.project(), "fence-9009")).isEqualTo(1);
+        }
+        Answer answer = heldUp.get(30, TimeUnit.SECONDS);
+
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(400);
+        assertThat(answer.errorCode()).isEqualTo("idempotency_key_already_exists");
+        assertThat(sessionsCreatedWithKey(partner, "fence-9009")).as("its command never ran").isZero();
+        assertThat(jdbc.queryForMap("select owner_request_id, state from idempotency_key where project = ? "
+                + "and idempotency_key = ?", partner.project(), "fence-9009"))
+                .containsEntry("owner_request_id", "req_successor").containsEntry("state", "running");
+    }
+
+    @Test
+    void aCommandOfARequestThatNoLongerHoldsItsKeyIsRefusedInsideItsTransaction() {
+        TestPartner partner = registeredPartner("idem-fence-command");
+        String sessionId = readyToConfirm(partner);
+        String confirm = sessionRef(sessionId).toString();
+        // the key belongs to another request now (it took the key over while this one was paused)
+        holdKeyAsAnotherNode(partner, "fence-9010", "/api/v1/session/confirm", confirm, "req_successor", sessionId,
+                "1 minute");
+        CommandMessage<Object> paused = GenericCommandMessage.asCommandMessage(
+                new ConfirmSessionCommand(SessionId.of(sessionId), partner.project())).andMetaData(Map.of(
+                RequestMetadata.PROJECT, partner.project(), RequestMetadata.IDEMPOTENCY_KEY, "fence-9010",
+                RequestMetadata.REQUEST_ID, "req_paused", IdempotencyFence.OWNER, "req_paused"));
+
+        assertThatThrownBy(() -> commands.sendAndWait(paused)).isInstanceOfSatisfying(PaymentsException.class,
+                refusal -> assertThat(refusal.code()).isEqualTo(ErrorCode.IDEMPOTENCY_KEY_ALREADY_EXISTS));
+        assertThat(eventsOfType(sessionId, "PaymentConfirmedEvent")).isZero();
+
+        CommandMessage<Object> owner = paused.andMetaData(Map.of(RequestMetadata.REQUEST_ID, "req_successor",
+                IdempotencyFence.OWNER, "req_successor"));
+        commands.sendAndWait(owner);
+        assertThat(eventsOfType(sessionId, "PaymentConfirmedEvent")).as("the key's owner confirms").isEqualTo(1);
     }
 
     /** A key row as another node writes it when it claims the key for the same request. */

@@ -131,7 +131,9 @@ class WebhookDeliveryEndToEndTest extends EndToEndTestBase {
             TestPartner stuck = registeredPartner("hangs", hanging::url);
             hanging.behave(stuck.project(), Behaviour.hang());
             for (int session = 0; session < 10; session++) {
-                stuck.post("/api/v1/session/init/payment", cardPayment("4242424242424242", "123"));
+                // each payment a body of its own (a signed payment body runs once)
+                stuck.post("/api/v1/session/init/payment", cardPayment("4242424242424242", "123")
+                        .put("metadata", "order " + session));
             }
             // the per-partner share of the senders (8) is taken by requests that never end
             await().atMost(WEBHOOK_WAIT).until(() -> hanging.requests().size() >= 8);

@@ -29,6 +29,7 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 public class ApiExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+    static final String UNAVAILABLE = "The service is temporarily unavailable; retry";
 
     @ExceptionHandler(HttpException.class)
     ResponseEntity<ObjectNode> httpRefusal(HttpException e) {
@@ -69,7 +70,7 @@ public class ApiExceptionHandler {
             TransientDataAccessException.class, CannotCreateTransactionException.class})
     ResponseEntity<ObjectNode> unavailable(Exception e) {
         log.warn("Store unavailable: {}", e.toString());
-        return ApiResponses.error(ErrorCode.SERVICE_UNAVAILABLE, "The service is temporarily unavailable; retry");
+        return ApiResponses.error(ErrorCode.SERVICE_UNAVAILABLE, UNAVAILABLE);
     }
 
     @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
@@ -91,8 +92,12 @@ public class ApiExceptionHandler {
         return ApiResponses.error(404, ErrorCode.INVALID_REQUEST, "Unknown method /" + e.getResourcePath());
     }
 
+    /** Whatever else failed; a store that cannot be reached, however the failure was wrapped, is still a 503. */
     @ExceptionHandler(Exception.class)
     ResponseEntity<ObjectNode> internalError(Exception e) {
+        if (StoreFailures.isUnavailable(e)) {
+            return unavailable(e);
+        }
         log.error("Request failed inside the service", e);
         return ApiResponses.error(ErrorCode.INTERNAL_ERROR, "Internal error");
     }

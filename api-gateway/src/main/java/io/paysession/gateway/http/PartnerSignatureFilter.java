@@ -3,6 +3,7 @@ package io.paysession.gateway.http;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.partner.PartnerId;
 import io.paysession.api.partner.PartnerView;
+import io.paysession.gateway.idempotency.SignatureUses;
 import io.paysession.gateway.partners.PartnerDirectory;
 import io.paysession.gateway.security.RsaSignatures;
 import jakarta.servlet.FilterChain;
@@ -57,8 +58,9 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
-        String path = request.getRequestURI().substring(request.getContextPath().length());
-        return !(path.startsWith("/api/") || path.startsWith("/cds/")) || path.equals(PUBLIC_TOKEN_PATH);
+        // the normalized path (NormalPathFilter refuses any other), its prefixes in any case
+        String path = RequestPaths.of(request);
+        return !isPartnerApi(path) || path.equals(PUBLIC_TOKEN_PATH);
     }
 
     @Override
@@ -105,7 +107,14 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
         }
         request.setAttribute(PARTNER_ATTRIBUTE, partner.get());
         request.setAttribute(BODY_ATTRIBUTE, body);
+        // what a replay is recognised by (IdempotencyFilter); verified above, so it decodes
+        RsaSignatures.decode(signature).ifPresent(bytes -> SignatureUses.Signed.of(project, bytes).attachTo(request));
         chain.doFilter(new CachedBodyRequest(request, body), response);
+    }
+
+    /** Whether a request to {@code path} is a partner's, signed with its key (bar {@link #PUBLIC_TOKEN_PATH}). */
+    public static boolean isPartnerApi(String path) {
+        return RequestPaths.isUnder(path, "/api") || RequestPaths.isUnder(path, "/cds");
     }
 
     /**

@@ -56,12 +56,7 @@ public final class RequestBodies {
     }
 
     static int limitOf(HttpServletRequest request) {
-        return pathOf(request).startsWith(INBOX_PATH) ? MAX_INBOX_BYTES : MAX_BYTES;
-    }
-
-    /** The container's decoded, normalized path, as the servlet mapping sees it. */
-    public static String pathOf(HttpServletRequest request) {
-        return request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
+        return RequestPaths.of(request).startsWith(INBOX_PATH) ? MAX_INBOX_BYTES : MAX_BYTES;
     }
 
     /** {@code true} when the request carries a body: a positive length, or chunks. */

@@ -30,7 +30,7 @@ import java.nio.charset.UnsupportedCharsetException;
  * {@code application.yml} ({@code server.tomcat.max-http-form-post-size}, {@code spring.servlet.multipart.enabled}).
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE)
+@Order(Ordered.HIGHEST_PRECEDENCE + 2)
 public class RequestBodyLimitFilter extends OncePerRequestFilter {
 
     @Override

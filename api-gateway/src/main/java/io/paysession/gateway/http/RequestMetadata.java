@@ -43,7 +43,7 @@ public final class RequestMetadata {
         }
         HttpServletRequest request = attributes.getRequest();
         Map<String, Object> metadata = new HashMap<>();
-        metadata.put(ENDPOINT, request.getMethod() + " " + request.getRequestURI());
+        metadata.put(ENDPOINT, request.getMethod() + " " + RequestPaths.of(request));
         String project = request.getHeader("X-PARTNER-PROJECT");
         if (project != null) {
             metadata.put(PROJECT, project);

@@ -47,8 +47,8 @@ public class SessionStates {
 
     public SessionView runAndRead(SessionId sessionId, Object command) {
         CommandMessage<Object> message = GenericCommandMessage.<Object>asCommandMessage(command)
-                .andMetaData(RequestMetadata.current());
-        idempotentCommands.beforeCommandOn(sessionId);
+                .andMetaData(RequestMetadata.current())
+                .andMetaData(idempotentCommands.beforeCommandOn(sessionId));
         for (int attempt = 1; ; attempt++) {
             try {
                 commands.sendAndWait(message);

@@ -9,8 +9,11 @@ import io.paysession.api.session.view.SessionView;
 import io.paysession.gateway.http.ApiResponses;
 import io.paysession.gateway.http.PartnerSignatureFilter;
 import io.paysession.gateway.http.RequestMetadata;
+import io.paysession.gateway.http.RequestPaths;
 import io.paysession.gateway.http.SessionStates;
 import io.paysession.gateway.idempotency.IdempotencyStore.KeyRecord;
+import io.paysession.gateway.idempotency.SignatureUses.Operation;
+import io.paysession.gateway.idempotency.SignatureUses.Signed;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -20,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -51,13 +55,17 @@ public class IdempotencyFilter extends OncePerRequestFilter {
     private static final int CLAIM_ATTEMPTS = 3;
 
     private final IdempotencyStore store;
+    private final SignatureUses signatures;
     private final RequestFingerprint fingerprint;
     private final SessionStates sessions;
     private final IdempotencyProperties properties;
+    private final IdempotencyLeases leases;
 
-    public IdempotencyFilter(IdempotencyStore store, RequestFingerprint fingerprint, SessionStates sessions,
-                             IdempotencyProperties properties) {
+    public IdempotencyFilter(IdempotencyStore store, SignatureUses signatures, RequestFingerprint fingerprint,
+                             SessionStates sessions, IdempotencyProperties properties, IdempotencyLeases leases) {
         this.store = store;
+        this.leases = leases;
+        this.signatures = signatures;
         this.fingerprint = fingerprint;
         this.sessions = sessions;
         this.properties = properties;
@@ -65,21 +73,31 @@ public class IdempotencyFilter extends OncePerRequestFilter {
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
-        String path = pathOf(request);
-        return !(path.startsWith("/api/") || path.startsWith("/cds/"))
-                || request.getHeader(IdempotentEndpoints.HEADER) == null;
+        return !PartnerSignatureFilter.isPartnerApi(RequestPaths.of(request));
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         String key = request.getHeader(IdempotentEndpoints.HEADER);
+        String path = RequestPaths.of(request);
+        // set with the partner by the signature filter; absent only on the widget's unsigned tokenization
+        Signed signed = request.getAttribute(SignatureUses.ATTRIBUTE) instanceof Signed verified ? verified : null;
+        Optional<Operation> remembered = signed == null ? Optional.empty()
+                : SignatureUses.remembered(request.getMethod(), path);
+        if (key == null) {
+            if (remembered.isEmpty()) {
+                chain.doFilter(request, response);
+            } else {
+                runWithoutKey(signed, remembered.get(), request, response, chain);
+            }
+            return;
+        }
         if (!IdempotentEndpoints.isWellFormed(key)) {
             ApiResponses.writeError(response, 400, ErrorCode.INVALID_REQUEST, IdempotentEndpoints.HEADER
                     + " must be 4 to 64 characters of A-Z, a-z, 0-9, '_' and '-'");
             return;
         }
-        String path = pathOf(request);
         // without a verified partner this is the widget's unsigned tokenization, which takes no key either
         if (!(request.getAttribute(PartnerSignatureFilter.PARTNER_ATTRIBUTE) instanceof PartnerView partner)
                 || !IdempotentEndpoints.takesKey(request.getMethod(), path)) {
@@ -91,14 +109,9 @@ public class IdempotencyFilter extends OncePerRequestFilter {
                 request.getHeader("X-PARTNER-SUBMERCHANT"), RequestFingerprint.canonicalBody(request),
                 RequestMetadata.requestId(request));
         try {
-            decide(incoming, request, response, chain);
+            decide(incoming, signed, remembered.orElse(null), request, response, chain);
         } catch (DataAccessException e) {
-            log.warn("Idempotency store unavailable: {}", e.toString());
-            if (!response.isCommitted()) {
-                response.reset();
-                ApiResponses.writeError(response, 503, ErrorCode.SERVICE_UNAVAILABLE,
-                        "The service is temporarily unavailable; retry with the same key");
-            }
+            unavailable(response, e, "; retry with the same key");
         }
     }
 
@@ -109,13 +122,97 @@ public class IdempotencyFilter extends OncePerRequestFilter {
         }
     }
 
-    private void decide(Request incoming, HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-            throws ServletException, IOException {
+    /**
+     * A state-changing request without a key runs only on the first use of its signature for its operation; a
+     * failure of the service forgets that use again, so that the partner's retry of the same body may run.
+     */
+    private void runWithoutKey(Signed signed, Operation operation, HttpServletRequest request,
+                               HttpServletResponse response, FilterChain chain) throws ServletException, IOException {
+        String requestId = RequestMetadata.requestId(request);
+        try {
+            if (!signatures.claimWithoutKey(signed, operation, requestId, properties.lifetime())) {
+                refuseSignature(signed, operation, requestId, response);
+                return;
+            }
+        } catch (DataAccessException e) {
+            unavailable(response, e, "; retry");
+            return;
+        }
+        boolean answered = false;
+        try {
+            chain.doFilter(request, response);
+            answered = true;
+        } finally {
+            if (!answered || response.getStatus() >= 500 || request.getAttribute(RETRYABLE_ANSWER) != null) {
+                try {
+                    signatures.release(signed, operation, requestId);
+                } catch (DataAccessException e) {
+                    log.warn("The signature of failed request {} stays used: {}", requestId, e.toString());
+                }
+            }
+        }
+    }
+
+    private void refuseSignature(Signed signed, Operation operation, String requestId, HttpServletResponse response)
+            throws IOException {
+        log.warn("Refused request {} of {} to {}: its signed body was already sent", requestId, signed.project(),
+                operation.name());
+        ApiResponses.writeError(response, 401, ErrorCode.AUTHENTICATION_ERROR, SignatureUses.REFUSAL);
+    }
+
+    private static void unavailable(HttpServletResponse response, DataAccessException e, String advice)
+            throws IOException {
+        log.warn("Idempotency store unavailable: {}", e.toString());
+        if (!response.isCommitted()) {
+            response.reset();
+            ApiResponses.writeError(response, 503, ErrorCode.SERVICE_UNAVAILABLE,
+                    "The service is temporarily unavailable" + advice);
+        }
+    }
+
+    private void decide(Request incoming, Signed signed, Operation operation, HttpServletRequest request,
+                        HttpServletResponse response, FilterChain chain) throws ServletException, IOException {
         String hash = fingerprint.of(incoming.method(), incoming.path(), incoming.submerchant(),
                 incoming.canonicalBody());
+        // the first claim records the signature too; once its use under this very key is found, the key decides
+        boolean withSignature = signed != null && operation != null;
         for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-            if (store.claim(incoming.project(), incoming.key(), hash, fingerprint.activeKeyId(), incoming.endpoint(),
-                    incoming.requestId(), properties.lease(), properties.lifetime())) {
+            boolean claimed;
+            if (withSignature) {
+                IdempotencyStore.Claim claim;
+                try {
+                    claim = store.claim(incoming.project(), incoming.key(), hash, fingerprint.activeKeyId(),
+                            incoming.endpoint(), incoming.requestId(), properties.lease(), properties.lifetime(),
+                            signed, operation);
+                } catch (DuplicateKeyException e) {
+                    signatures.forgetExpired(signed); // a concurrent first use, or a forgotten one in the way
+                    continue;
+                }
+                if (claim.signatureUsed()) {
+                    Optional<SignatureUses.Use> earlier = signatures.earlierUse(signed, operation);
+                    if (earlier.isEmpty()) {
+                        continue; // forgotten in between: claim both again
+                    }
+                    if (SignatureUses.allows(earlier.get(), incoming.key())) {
+                        withSignature = false;
+                        attempt--;
+                        continue;
+                    }
+                    // refused, unless the key itself answers (a replay or a refusal: nothing runs)
+                    Optional<KeyRecord> found = store.find(incoming.project(), incoming.key());
+                    if (found.isEmpty() || found.get().expired()) {
+                        refuseSignature(signed, operation, incoming.requestId(), response);
+                    } else {
+                        answerFromKey(incoming, found.get(), hash, false, request, response, chain);
+                    }
+                    return;
+                }
+                claimed = claim.keyClaimed();
+            } else {
+                claimed = store.claim(incoming.project(), incoming.key(), hash, fingerprint.activeKeyId(),
+                        incoming.endpoint(), incoming.requestId(), properties.lease(), properties.lifetime());
+            }
+            if (claimed) {
                 run(new IdempotencyClaim(incoming.project(), incoming.key(), incoming.endpoint(), incoming.requestId(),
                         null, null), request, response, chain);
                 return;
@@ -124,34 +221,43 @@ public class IdempotencyFilter extends OncePerRequestFilter {
             if (found.isEmpty() || found.get().expired()) {
                 continue;
             }
-            KeyRecord record = found.get();
-            if (!sameRequest(record, incoming, hash)) {
-                refuse(incoming, record, IdempotencyDecision.PARAMS_MISMATCH, response,
-                        ErrorCode.IDEMPOTENCY_KEY_PARAMS_MISMATCH,
-                        "The idempotency key was already used for another request");
-                return;
-            }
-            if (record.completed()) {
-                store.record(incoming.project(), incoming.key(), IdempotencyDecision.REPLAY, incoming.requestId(),
-                        record.ownerRequestId(), incoming.endpoint(), record.sessionId(), record.responseStatus());
-                replay(response, record.responseStatus(), record.responseContentType(), record.responseBody());
-                return;
-            }
-            if (!record.leaseExpired() || !store.takeOver(incoming.project(), incoming.key(), record.ownerRequestId(),
-                    incoming.requestId(), properties.lease())) {
-                refuse(incoming, record, IdempotencyDecision.ALREADY_RUNNING, response,
-                        ErrorCode.IDEMPOTENCY_KEY_ALREADY_EXISTS,
-                        "A request with this idempotency key is still in progress; retry later with the same key");
-                return;
-            }
-            if (!recovered(incoming, record, response)) {
-                run(new IdempotencyClaim(incoming.project(), incoming.key(), incoming.endpoint(), incoming.requestId(),
-                        record.ownerRequestId(), record.sessionId()), request, response, chain);
-            }
+            answerFromKey(incoming, found.get(), hash, true, request, response, chain);
             return;
         }
         ApiResponses.writeError(response, 400, ErrorCode.IDEMPOTENCY_KEY_ALREADY_EXISTS,
                 "The idempotency key is changing hands; retry later with the same key");
+    }
+
+    /**
+     * The key is another request's: its answer again, a mismatch, or a refusal while it runs; with {@code mayRun},
+     * a key whose owner died is taken over and its request recovered or run.
+     */
+    private void answerFromKey(Request incoming, KeyRecord record, String hash, boolean mayRun,
+                               HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        if (!sameRequest(record, incoming, hash)) {
+            refuse(incoming, record, IdempotencyDecision.PARAMS_MISMATCH, response,
+                    ErrorCode.IDEMPOTENCY_KEY_PARAMS_MISMATCH,
+                    "The idempotency key was already used for another request");
+            return;
+        }
+        if (record.completed()) {
+            store.record(incoming.project(), incoming.key(), IdempotencyDecision.REPLAY, incoming.requestId(),
+                    record.ownerRequestId(), incoming.endpoint(), record.sessionId(), record.responseStatus());
+            replay(response, record.responseStatus(), record.responseContentType(), record.responseBody());
+            return;
+        }
+        if (!mayRun || !record.leaseExpired() || !store.takeOver(incoming.project(), incoming.key(),
+                record.ownerRequestId(), incoming.requestId(), properties.lease())) {
+            refuse(incoming, record, IdempotencyDecision.ALREADY_RUNNING, response,
+                    ErrorCode.IDEMPOTENCY_KEY_ALREADY_EXISTS,
+                    "A request with this idempotency key is still in progress; retry later with the same key");
+            return;
+        }
+        if (!recovered(incoming, record, response)) {
+            run(new IdempotencyClaim(incoming.project(), incoming.key(), incoming.endpoint(), incoming.requestId(),
+                    record.ownerRequestId(), record.sessionId()), request, response, chain);
+        }
     }
 
     private boolean sameRequest(KeyRecord record, Request incoming, String activeHash) {
@@ -193,11 +299,13 @@ public class IdempotencyFilter extends OncePerRequestFilter {
         claim.attachTo(request);
         ContentCachingResponseWrapper answer = new ContentCachingResponseWrapper(response);
         boolean answered = false;
+        leases.hold(claim);
         try {
             chain.doFilter(request, answer);
             answered = true;
         } finally {
             int status = answer.getStatus();
+            leases.release(claim);
             if (answered && status < 500 && request.getAttribute(RETRYABLE_ANSWER) == null) {
                 keep(claim, status, answer.getContentType(), answer.getContentAsByteArray());
             } else {
@@ -248,9 +356,5 @@ public class IdempotencyFilter extends OncePerRequestFilter {
         response.setHeader(IdempotentEndpoints.REPLAY_HEADER, "true");
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
-    }
-
-    private static String pathOf(HttpServletRequest request) {
-        return request.getRequestURI().substring(request.getContextPath().length());
     }
 }

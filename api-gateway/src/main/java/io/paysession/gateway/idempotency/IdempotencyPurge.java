@@ -9,8 +9,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Deletes forgotten keys now and then. A key past its lifetime is already treated as unknown whether or not it
- * is deleted, so this only keeps the table small; db-scheduler runs it on one node at a time.
+ * Deletes forgotten keys and request signatures now and then. A key or signature past its lifetime is already
+ * treated as unknown whether or not it is deleted, so this only keeps the tables small; db-scheduler runs it on one
+ * node at a time.
  */
 @Configuration
 public class IdempotencyPurge {
@@ -18,12 +19,15 @@ public class IdempotencyPurge {
     private static final Logger log = LoggerFactory.getLogger(IdempotencyPurge.class);
 
     @Bean
-    RecurringTask<Void> idempotencyKeyPurge(IdempotencyStore store, IdempotencyProperties properties) {
+    RecurringTask<Void> idempotencyKeyPurge(IdempotencyStore store, SignatureUses signatures,
+                                            IdempotencyProperties properties) {
         return Tasks.recurring("idempotency-key-purge", FixedDelay.of(properties.purgeInterval()))
                 .execute((instance, context) -> {
                     int purged = store.purgeExpired();
-                    if (purged > 0) {
-                        log.debug("Forgot {} idempotency keys past their lifetime", purged);
+                    int uses = signatures.purgeExpired();
+                    if (purged > 0 || uses > 0) {
+                        log.debug("Forgot {} idempotency keys and {} request signatures past their lifetime", purged,
+                                uses);
                     }
                 });
     }

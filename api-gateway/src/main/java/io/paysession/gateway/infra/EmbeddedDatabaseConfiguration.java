@@ -28,12 +28,17 @@ public class EmbeddedDatabaseConfiguration {
 
     @Bean(destroyMethod = "close")
     DataSource dataSource(EmbeddedPostgresServer postgres,
-                          @Value("${payments.db.pool-size:40}") int poolSize) {
+                          @Value("${payments.db.pool-size:40}") int poolSize,
+                          @Value("${payments.db.connection-timeout-ms:2000}") long connectionTimeoutMs,
+                          @Value("${payments.db.validation-timeout-ms:1000}") long validationTimeoutMs) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(postgres.jdbcUrl());
         config.setUsername("postgres");
         config.setPassword(postgres.password());
         config.setMaximumPoolSize(poolSize);
+        // the store down: a request waits this long for a connection, then is answered 503 (not after 30 s)
+        config.setConnectionTimeout(connectionTimeoutMs);
+        config.setValidationTimeout(validationTimeoutMs);
         config.setPoolName("embedded-postgres");
         return new HikariDataSource(config);
     }

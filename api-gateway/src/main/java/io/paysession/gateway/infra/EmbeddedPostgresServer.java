@@ -45,13 +45,13 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     private final Thread watchdog;
 
     private EmbeddedPostgresServer(EmbeddedPostgres postgres, Path dataDirectory, FileChannel lockChannel,
-                                   FileLock lock, int attachedPort) {
+                                   FileLock lock, int attachedPort, boolean supervised) {
         this.postgres = postgres;
         this.dataDirectory = dataDirectory;
         this.lockChannel = lockChannel;
         this.lock = lock;
         this.attachedPort = attachedPort;
-        if (postgres != null) {
+        if (postgres != null && supervised) {
             this.postmaster = runningPostmaster(dataDirectory).orElse(null);
             this.watchdog = new Thread(this::watch, "embedded-postgres-watchdog");
             this.watchdog.setDaemon(true);
@@ -67,13 +67,21 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
      * serves (never touched: a second service on the same directory refuses to start).
      */
     public static EmbeddedPostgresServer start(Path dataDirectory, int port) {
+        return start(dataDirectory, port, true);
+    }
+
+    /**
+     * Like {@link #start(Path, int)}; {@code supervised} false leaves out the watchdog, for a server that stands in
+     * for an external PostgreSQL (which no service restarts: its operator does).
+     */
+    public static EmbeddedPostgresServer start(Path dataDirectory, int port, boolean supervised) {
         Locked locked = lock(dataDirectory);
         if (locked.lock() == null) {
             closeQuietly(locked.channel());
             throw new IllegalStateException("the data directory " + dataDirectory + " is in use by another running "
                     + "service; stop it, or give this one another PAYMENTS_DATA_DIR");
         }
-        return startLocked(dataDirectory, port, locked);
+        return startLocked(dataDirectory, port, locked, supervised);
     }
 
     /**
@@ -83,14 +91,14 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     public static EmbeddedPostgresServer startOrAttach(Path dataDirectory) {
         Locked locked = lock(dataDirectory);
         if (locked.lock() != null) {
-            return startLocked(dataDirectory, 0, locked);
+            return startLocked(dataDirectory, 0, locked, true);
         }
         closeQuietly(locked.channel());
         try {
             List<String> pid = Files.readAllLines(dataDirectory.resolve("postmaster.pid"), StandardCharsets.UTF_8);
             int port = Integer.parseInt(pid.get(3).trim());
             log.info("Attached to the running embedded PostgreSQL of {} on port {}", dataDirectory, port);
-            return new EmbeddedPostgresServer(null, dataDirectory, null, null, port);
+            return new EmbeddedPostgresServer(null, dataDirectory, null, null, port, false);
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("the data directory " + dataDirectory + " is locked, but its PostgreSQL "
                     + "cannot be found", e);
@@ -116,13 +124,13 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         }
     }
 
-    private static EmbeddedPostgresServer startLocked(Path dataDirectory, int port, Locked locked) {
+    private static EmbeddedPostgresServer startLocked(Path dataDirectory, int port, Locked locked, boolean supervised) {
         try {
             stopOrphanedServer(dataDirectory);
             EmbeddedPostgres postgres = builder(dataDirectory, port).start();
             requirePasswords(postgres, dataDirectory);
             log.info("Embedded PostgreSQL started on port {} with its data in {}", postgres.getPort(), dataDirectory);
-            return new EmbeddedPostgresServer(postgres, dataDirectory, locked.channel(), locked.lock(), 0);
+            return new EmbeddedPostgresServer(postgres, dataDirectory, locked.channel(), locked.lock(), 0, supervised);
         } catch (IOException e) {
             closeQuietly(locked.channel());
             throw new UncheckedIOException("the embedded PostgreSQL did not start in " + dataDirectory, e);

@@ -7,6 +7,7 @@ import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.Signature;
 import java.util.Base64;
+import java.util.Optional;
 
 /**
  * The signature scheme of requests and webhooks (decisions.md section 3): RSA PKCS#1 v1.5 with SHA-256
@@ -36,15 +37,11 @@ public final class RsaSignatures {
      * has no secret to leak through timing.
      */
     public static boolean verify(PublicKey key, byte[] body, String base64Signature) {
-        if (base64Signature == null || base64Signature.isBlank()) {
+        Optional<byte[]> decoded = decode(base64Signature);
+        if (decoded.isEmpty()) {
             return false;
         }
-        byte[] signatureBytes;
-        try {
-            signatureBytes = Base64.getDecoder().decode(base64Signature.trim());
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
+        byte[] signatureBytes = decoded.get();
         try {
             Signature signature = Signature.getInstance(ALGORITHM);
             signature.initVerify(key);
@@ -52,6 +49,21 @@ public final class RsaSignatures {
             return signature.verify(signatureBytes);
         } catch (GeneralSecurityException e) {
             return false;
+        }
+    }
+
+    /**
+     * The signature's bytes, the one form of it: Base64 admits several spellings of the same bytes (with or without
+     * padding, other unused trailing bits), so whatever remembers a signature remembers these.
+     */
+    public static Optional<byte[]> decode(String base64Signature) {
+        if (base64Signature == null || base64Signature.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Base64.getDecoder().decode(base64Signature.trim()));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
         }
     }
 

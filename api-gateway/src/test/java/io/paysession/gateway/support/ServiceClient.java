@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -73,6 +74,8 @@ public final class ServiceClient {
                 .put("security_code", "123");
         body.putObject("amount_details").put("amount", 10000).put("currency", "RUB");
         body.putObject("customer").put("reference", "customer-7");
+        // each payment a body of its own, as an order reference makes it (a signed payment body runs once)
+        body.put("metadata", "order " + UUID.randomUUID());
         Answer init = partner.post("/api/v1/session/init/payment", body);
         assertThat(init.status()).as(init.toString()).isEqualTo(200);
         String sessionId = init.session().path("id").asText();

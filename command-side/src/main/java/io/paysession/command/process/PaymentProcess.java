@@ -35,6 +35,7 @@ import io.paysession.command.vault.CardVault;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DisallowReplay;
 import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.messaging.annotation.MetaDataValue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -59,6 +60,8 @@ public class PaymentProcess {
     public static final String PROCESSING_GROUP = "payment-process";
 
     private static final Logger log = LoggerFactory.getLogger(PaymentProcess.class);
+    /** The metadata key the gateway's request metadata names the partner's project by. */
+    static final String STARTED_BY_PROJECT = "project";
 
     private final PaymentRails rails;
     private final CardVault vault;
@@ -75,11 +78,16 @@ public class PaymentProcess {
         this.moneyCalls = moneyCalls;
     }
 
+    /**
+     * {@code project} is the metadata the gateway put on the command that started the payment (the verified partner,
+     * copied onto its events); the token refuses a payment of another project, or of none.
+     */
     @EventHandler
-    void on(PaymentStartedEvent event) {
+    void on(PaymentStartedEvent event, @MetaDataValue(STARTED_BY_PROJECT) String project) {
         if (event.payment().method() instanceof RecurrentMethod recurrent) {
             try {
-                commands.send(new UseRecurrentTokenCommand(recurrent.token(), event.sessionId(), event.paymentId()));
+                commands.send(new UseRecurrentTokenCommand(recurrent.token(), event.sessionId(), event.paymentId(),
+                        project));
             } catch (PaymentsException refusal) {
                 commands.send(new RefusePaymentCommand(event.sessionId(), event.paymentId(), refusal.details()));
                 return;

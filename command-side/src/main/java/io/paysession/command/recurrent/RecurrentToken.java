@@ -42,6 +42,7 @@ public class RecurrentToken {
 
     @CommandHandler
     public void handle(UseRecurrentTokenCommand command, Clock clock) {
+        requireProject(command.project());
         if (disabled) {
             throw new PaymentsException(ErrorCode.RECURRENT_TOKEN_INACTIVE, "The recurrent token is disabled");
         }
@@ -57,7 +58,7 @@ public class RecurrentToken {
     }
 
     private void requireProject(String requester) {
-        if (!project.equals(requester)) {
+        if (requester == null || !project.equals(requester)) {
             throw PaymentsException.invalidRequest("recurrent.token is not a recurrent token of this project");
         }
     }

@@ -70,6 +70,7 @@ import io.paysession.api.session.SessionStatus;
 import io.paysession.api.session.StartPaymentCommand;
 import io.paysession.api.session.TransactionInfo;
 import io.paysession.api.wire.WireFormat;
+import io.paysession.command.recurrent.RecurrentTokenNames;
 import io.paysession.command.session.SessionLifecycle.Trigger;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.deadline.DeadlineManager;
@@ -78,14 +79,12 @@ import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateIdentifier;
 import org.axonframework.spring.stereotype.Aggregate;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.UUID;
 import java.util.Map;
 import java.util.Optional;
 
@@ -438,24 +437,20 @@ public class Session {
     }
 
     /**
-     * The payment is paid. A payment that asked for a recurrent token grants it first (the token is named
-     * after the payment, so a replay names it the same); a binding charges nothing and costs no fee; the
+     * The payment is paid. A payment that asked for a recurrent token grants it first (a random name, kept in
+     * the event, so a replay names it the same); a binding charges nothing and costs no fee; the
      * payer-account token is shown only to partners for whom it is enabled.
      */
     private void succeed(TransactionInfo info, Money amount, Instant now) {
         PaymentMethod method = order.method();
         if (recurrentRequested && method.supportsRecurrentToken()) {
-            apply(new RecurrentTokenGrantedEvent(sessionId, paymentId, recurrentTokenOf(paymentId), project, method, now));
+            apply(new RecurrentTokenGrantedEvent(sessionId, paymentId, RecurrentTokenNames.newToken(), project, method,
+                    now));
         }
         Money charged = method.charges() ? amount : new Money(0, amount.currency());
         Money fee = method.charges() ? terms.fees().feeFor(charged) : new Money(0, amount.currency());
         TransactionInfo shown = info != null && !terms.bankAccountToken() ? info.withoutAccountToken() : info;
         apply(new PaymentSucceededEvent(sessionId, paymentId, shown, charged, fee, now));
-    }
-
-    static String recurrentTokenOf(PaymentId payment) {
-        return "rt_" + UUID.nameUUIDFromBytes(("recurrent-token:" + payment.value()).getBytes(StandardCharsets.UTF_8))
-                .toString().replace("-", "");
     }
 
     private void fail(ErrorDetails reason, Clock clock) {

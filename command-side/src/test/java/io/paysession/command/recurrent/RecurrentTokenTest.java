@@ -65,15 +65,27 @@ class RecurrentTokenTest {
     @Test
     void anActiveTokenPaysALaterPayment() {
         fixture.given(ISSUED)
-                .when(new UseRecurrentTokenCommand(TOKEN, LATER, PaymentId.of("pm_2")))
+                .when(new UseRecurrentTokenCommand(TOKEN, LATER, PaymentId.of("pm_2"), "shop"))
                 .expectEvents(new RecurrentTokenUsedEvent(TOKEN, LATER, PaymentId.of("pm_2"), NOW));
     }
 
     @Test
     void aDisabledTokenIsRefusedAsInactive() {
         fixture.given(ISSUED, new RecurrentTokenDisabledEvent(TOKEN, NOW))
-                .when(new UseRecurrentTokenCommand(TOKEN, LATER, PaymentId.of("pm_2")))
+                .when(new UseRecurrentTokenCommand(TOKEN, LATER, PaymentId.of("pm_2"), "shop"))
                 .expectException(refusedWith(ErrorCode.RECURRENT_TOKEN_INACTIVE))
+                .expectNoEvents();
+    }
+
+    @Test
+    void aPaymentOfAnotherProjectCannotUseTheToken() {
+        fixture.given(ISSUED)
+                .when(new UseRecurrentTokenCommand(TOKEN, LATER, PaymentId.of("pm_2"), "intruder"))
+                .expectException(refusedWith(ErrorCode.INVALID_REQUEST))
+                .expectNoEvents();
+        fixture.given(ISSUED)
+                .when(new UseRecurrentTokenCommand(TOKEN, LATER, PaymentId.of("pm_2"), null))
+                .expectException(refusedWith(ErrorCode.INVALID_REQUEST))
                 .expectNoEvents();
     }
 

@@ -63,6 +63,7 @@ import io.paysession.api.session.TransactionInfo;
 import io.paysession.api.session.WalletMethod;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.axonframework.test.aggregate.FixtureConfiguration;
+import org.axonframework.test.matchers.Matchers;
 import org.hamcrest.Description;
 import org.hamcrest.Matcher;
 import org.hamcrest.TypeSafeMatcher;
@@ -70,13 +71,21 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import static org.axonframework.test.matchers.Matchers.andNoMore;
+import static org.axonframework.test.matchers.Matchers.exactSequenceOf;
+import static org.axonframework.test.matchers.Matchers.payloadsMatching;
 
 class SessionTest {
 
@@ -963,11 +972,32 @@ class SessionTest {
 
         @Test
         void aPaymentThatAskedForATokenGrantsItJustBeforeItSucceeds() {
-            String token = Session.recurrentTokenOf(PAYMENT);
             fixture.given(confirmedWith(recurrentCard, CARD, AUTO))
                     .when(answer(new AuthorizationOutcome.Approved(AUTH)))
-                    .expectEvents(new RecurrentTokenGrantedEvent(SESSION, PAYMENT, token, PROJECT, CARD, NOW),
-                            succeeded(AMOUNT));
+                    .expectEventsMatching(payloadsMatching(exactSequenceOf(
+                            grantOf(PAYMENT, CARD), Matchers.<Object>equalTo(succeeded(AMOUNT)), andNoMore())));
+        }
+
+        /** A grant of a token with a random name ({@code rt_} and 32 hex digits) to the payment. */
+        private Matcher<Object> grantOf(PaymentId payment, PaymentMethod method) {
+            return Matchers.predicate(payload -> payload instanceof RecurrentTokenGrantedEvent grant
+                    && grant.token().matches("rt_[0-9a-f]{32}")
+                    && grant.equals(new RecurrentTokenGrantedEvent(SESSION, payment, grant.token(), PROJECT, method,
+                    NOW)));
+        }
+
+        private String grantedToken() {
+            List<String> tokens = new ArrayList<>();
+            fixture.given(confirmedWith(recurrentCard, CARD, AUTO))
+                    .when(answer(new AuthorizationOutcome.Approved(AUTH)))
+                    .expectEventsMatching(payloadsMatching(Matchers.listWithAnyOf(Matchers.<Object>predicate(payload -> {
+                        if (payload instanceof RecurrentTokenGrantedEvent grant) {
+                            tokens.add(grant.token());
+                            return true;
+                        }
+                        return false;
+                    }))));
+            return tokens.get(0);
         }
 
         @Test
@@ -986,11 +1016,16 @@ class SessionTest {
         }
 
         @Test
-        void theTokenIsNamedAfterThePaymentSoAReplayNamesItTheSame() {
-            org.assertj.core.api.Assertions.assertThat(Session.recurrentTokenOf(PAYMENT))
-                    .isEqualTo(Session.recurrentTokenOf(PaymentId.of("pm_7")))
-                    .isNotEqualTo(Session.recurrentTokenOf(PaymentId.of("pm_8")))
-                    .matches("rt_[0-9a-f]{32}");
+        void tokensAreRandomSoNoOneCanComputeTheTokenOfAPayment() {
+            Set<String> tokens = new HashSet<>();
+            for (int grant = 0; grant < 50; grant++) {
+                tokens.add(grantedToken());
+            }
+            // the same payment granting again (another fixture, same ids) gets another token every time
+            org.assertj.core.api.Assertions.assertThat(tokens).hasSize(50)
+                    .allMatch(token -> token.matches("rt_[0-9a-f]{32}"))
+                    .doesNotContain("rt_" + UUID.nameUUIDFromBytes(("recurrent-token:" + PAYMENT.value())
+                            .getBytes(StandardCharsets.UTF_8)).toString().replace("-", ""));
         }
 
         @Test
@@ -1004,9 +1039,9 @@ class SessionTest {
                             readyToConfirm(), new PaymentConfirmedEvent(SESSION, PAYMENT,
                                     new RailOrder(binding, Money.of(1, "rub"), CaptureMode.AUTO, null), NOW))
                     .when(answer(new AuthorizationOutcome.Approved(info)))
-                    .expectEvents(new RecurrentTokenGrantedEvent(SESSION, PAYMENT, Session.recurrentTokenOf(PAYMENT),
-                                    PROJECT, binding, NOW),
-                            new PaymentSucceededEvent(SESSION, PAYMENT, info, Money.of(0, "rub"), Money.of(0, "rub"), NOW));
+                    .expectEventsMatching(payloadsMatching(exactSequenceOf(grantOf(PAYMENT, binding),
+                            Matchers.<Object>equalTo(new PaymentSucceededEvent(SESSION, PAYMENT, info, Money.of(0, "rub"),
+                                    Money.of(0, "rub"), NOW)), andNoMore())));
         }
 
         @Test

@@ -69,7 +69,7 @@ class EventJsonRoundTripTest {
                 new FindPartnerQuery(PROJECT),
                 new RecurrentTokenGrantedEvent(SESSION, PAYMENT, "rt_1", PROJECT, VISA, at(4)),
                 new IssueRecurrentTokenCommand("rt_1", PROJECT, SESSION, PAYMENT, new BankAppMethod(), at(4)),
-                new UseRecurrentTokenCommand("rt_1", SESSION, PAYMENT),
+                new UseRecurrentTokenCommand("rt_1", SESSION, PAYMENT, PROJECT),
                 new DisableRecurrentTokenCommand("rt_1", PROJECT),
                 new RecurrentTokenIssuedEvent("rt_1", PROJECT, SESSION, PAYMENT, new FasterPaymentBindingMethod(), at(4)),
                 new RecurrentTokenUsedEvent("rt_1", SESSION, PAYMENT, at(5)),

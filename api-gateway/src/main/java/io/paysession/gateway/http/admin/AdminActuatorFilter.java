@@ -5,6 +5,7 @@ import io.paysession.api.error.ErrorCode;
 import io.paysession.gateway.http.ApiResponses;
 import io.paysession.gateway.http.PartnerSignatureFilter;
 import io.paysession.gateway.http.RequestBodies;
+import io.paysession.gateway.http.RequestPaths;
 import io.paysession.gateway.security.AdminToken;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -42,8 +43,8 @@ public class AdminActuatorFilter extends OncePerRequestFilter {
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
         // the container's decoded, normalized path: /actuator/health/../metrics must not pass as health
-        String path = RequestBodies.pathOf(request);
-        boolean actuator = path.equals("/actuator") || path.startsWith("/actuator/");
+        String path = RequestPaths.of(request);
+        boolean actuator = RequestPaths.isUnder(path, "/actuator");
         boolean health = path.equals("/actuator/health") || path.startsWith("/actuator/health/");
         return !(actuator && !health || isAdminApi(path));
     }
@@ -58,7 +59,7 @@ public class AdminActuatorFilter extends OncePerRequestFilter {
                     ApiResponses.errorBody(ErrorCode.AUTHENTICATION_ERROR, "A valid admin bearer token is required"));
             return;
         }
-        if (isAdminApi(RequestBodies.pathOf(request)) && RequestBodies.hasBody(request)
+        if (isAdminApi(RequestPaths.of(request)) && RequestBodies.hasBody(request)
                 && !PartnerSignatureFilter.isJson(request.getContentType())) {
             ApiResponses.writeError(response, 415, ErrorCode.INVALID_REQUEST,
                     "Content-Type must be application/json (UTF-8) for a request with a body");
@@ -68,6 +69,6 @@ public class AdminActuatorFilter extends OncePerRequestFilter {
     }
 
     private static boolean isAdminApi(String path) {
-        return path.equals("/admin") || path.startsWith("/admin/");
+        return RequestPaths.isUnder(path, "/admin");
     }
 }
