@@ -17,6 +17,7 @@ import io.paysession.api.session.QrAppMethod;
 import io.paysession.api.session.WalletMethod;
 import io.paysession.command.vault.CardNumber;
 import io.paysession.command.vault.CardVault;
+import io.paysession.command.vault.SealedCard;
 import io.paysession.command.vault.VaultedCard;
 import org.springframework.stereotype.Component;
 
@@ -27,8 +28,8 @@ import java.util.regex.Pattern;
 
 /**
  * Reads the payment part of {@code session/create}, {@code init/payment} and {@code start/payment}.
- * Everything is validated first; only then is a card number put into the vault, and from there on only
- * its token travels. No refusal message quotes a card number or a security code.
+ * Everything is validated first; only then is a card number sealed for the vault (stored with the command,
+ * see {@link RequestCards}), and from there on only its token travels. No refusal message quotes a card number or a security code.
  */
 @Component
 public class PaymentRequests {
@@ -62,8 +63,11 @@ public class PaymentRequests {
         return new PaymentData(paymentMethod, amount, customer, paymentOptions, participant, metadata, items);
     }
 
+    /** Sealed now, stored with the request's command (a refused command stores nothing). */
     private CardMethod vault(String project, CardInput input) {
-        VaultedCard vaulted = vault.store(project, input.number(), input.expiry(), input.securityCode());
+        SealedCard sealed = vault.seal(project, input.number(), input.expiry(), input.securityCode());
+        RequestCards.add(sealed);
+        VaultedCard vaulted = sealed.vaulted();
         return new CardMethod(vaulted.token(), vaulted.brand().wireName(), vaulted.bin(), vaulted.last4());
     }
 

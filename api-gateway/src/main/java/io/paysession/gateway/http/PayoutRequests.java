@@ -10,6 +10,7 @@ import io.paysession.api.session.PayoutData;
 import io.paysession.api.session.PayoutMethod;
 import io.paysession.command.vault.CardNumber;
 import io.paysession.command.vault.CardVault;
+import io.paysession.command.vault.SealedCard;
 import io.paysession.command.vault.StoredCard;
 import io.paysession.command.vault.VaultedCard;
 import org.springframework.stereotype.Component;
@@ -61,8 +62,11 @@ public class PayoutRequests {
         return new PayoutData(payoutMethod, amount, customer, participants, metadata);
     }
 
+    /** Sealed now, stored with the request's command (a refused command stores nothing). */
     private PayoutMethod.Card vault(String project, MethodInput input) {
-        VaultedCard card = vault.store(project, input.number(), null, null);
+        SealedCard sealed = vault.seal(project, input.number(), null, null);
+        RequestCards.add(sealed);
+        VaultedCard card = sealed.vaulted();
         return new PayoutMethod.Card("bank_card", card.token(), card.brand().wireName(), card.bin(), card.last4());
     }
 

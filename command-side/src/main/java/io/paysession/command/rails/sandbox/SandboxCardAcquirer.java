@@ -27,7 +27,8 @@ import java.util.concurrent.CompletionStage;
  * A simulated card acquirer. It reads the card from the vault as a real adapter would and decides by the
  * test-card table: approvals (held when the partner captures later) carry a 12-digit RRN and a
  * 6-character authorization code; the 3-D Secure card needs the payer on the hosted challenge page; the
- * time-out card leaves the outcome unknown until the acquirer is asked again.
+ * time-out card leaves the outcome unknown until the acquirer is asked again. A card payment whose security
+ * code is no longer in the vault when it is authorized is declined, as an issuer declines one sent without it.
  */
 @Component
 public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
@@ -88,6 +89,12 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
             Optional<RevealedCard> card = reveal(operation);
             if (card.isEmpty()) {
                 return new AuthorizationOutcome.Declined(unknownCard());
+            }
+            if (operation.order().method() instanceof CardMethod && card.get().securityCode() == null) {
+                // a card payment with the customer present is authorized with its security code; the vault
+                // keeps it until then (a charge with a recurrent token has none and needs none)
+                return new AuthorizationOutcome.Declined(ErrorDetails.of(ErrorCode.DECLINED_BY_ISSUER_BANK,
+                        "The issuer bank declined the payment: no security code was given"));
             }
             if (SandboxTestCards.needsThreeDSecure(card.get().number()) && customerPresent(operation)) {
                 return new AuthorizationOutcome.PayerActionRequired(
