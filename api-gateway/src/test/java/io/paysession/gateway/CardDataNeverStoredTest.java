@@ -1,6 +1,7 @@
 package io.paysession.gateway;
 
 import io.paysession.gateway.support.Answer;
+import io.paysession.gateway.support.StoredText;
 import io.paysession.gateway.support.TestPartner;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -9,7 +10,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.sql.ResultSetMetaData;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -57,18 +57,7 @@ class CardDataNeverStoredTest extends EndToEndTestBase {
         List<String> secrets = List.of(approvedNumber, "4000000000000002", payoutNumber, tokenizedNumber, widgetNumber);
         List<String> codes = List.of(approvedCode, declinedCode, widgetCode);
         List<String> findings = new ArrayList<>();
-        for (String table : jdbc.queryForList(
-                "select table_name from information_schema.tables where table_schema = 'public'", String.class)) {
-            jdbc.query("select * from " + table, row -> {
-                ResultSetMetaData columns = row.getMetaData();
-                for (int i = 1; i <= columns.getColumnCount(); i++) {
-                    Object value = row.getObject(i);
-                    String text = value instanceof byte[] bytes ? new String(bytes, StandardCharsets.ISO_8859_1)
-                            : String.valueOf(value);
-                    findings.addAll(leaks(table + "." + columns.getColumnName(i), text, secrets, codes));
-                }
-            });
-        }
+        StoredText.forEachValue(jdbc, (place, text) -> findings.addAll(leaks(place, text, secrets, codes)));
         String log = Files.readString(java.nio.file.Path.of(LOG_FILE), StandardCharsets.UTF_8);
         findings.addAll(leaks("service.log", log, secrets, codes));
 

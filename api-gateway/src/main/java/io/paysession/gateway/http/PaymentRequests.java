@@ -22,6 +22,7 @@ import io.paysession.command.vault.VaultedCard;
 import org.springframework.stereotype.Component;
 
 import java.time.YearMonth;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -39,6 +40,16 @@ public class PaymentRequests {
     private static final Pattern MONTH = Pattern.compile("0?[1-9]|1[0-2]");
     private static final Pattern SECURITY_CODE = Pattern.compile("[0-9]{3,4}");
 
+    /** Structured fields where digit runs are legitimate; everything else in the free parts is free text. */
+    static final Set<String> NOT_FREE_TEXT = Set.of("customer.contacts[].phone", "payment_options.return_url",
+            "participant_details.recipient.document", "participant_details.sender.registration_number",
+            "participant_details.sender.code");
+    /** The free text of a payment; {@code metadata} is read by {@link #metadata}, for refunds too. */
+    private static final FreeText FREE_TEXT = FreeText.at(List.of("items", "customer", "payment_options",
+            "participant_details", "payment_details.faster_payment_system.description",
+            "payment_details.internet_banking.qr_app_pay.channel"), NOT_FREE_TEXT);
+    private static final FreeText METADATA = FreeText.at(List.of("metadata"), Set.of());
+
     private final CardVault vault;
     private final RecurrentTokens recurrentTokens;
 
@@ -49,6 +60,7 @@ public class PaymentRequests {
 
     /** What the body gives of a payment; absent fields stay {@code null}. */
     public PaymentData read(ObjectNode body, String project) {
+        FREE_TEXT.check(body);
         Optional<MethodInput> method = Fields.object(body, "payment_details", "")
                 .map(details -> paymentDetails(details, project));
         Money amount = Fields.amountDetails(body, "amount_details", "").orElse(null);
@@ -253,6 +265,7 @@ public class PaymentRequests {
     }
 
     static JsonNode metadata(ObjectNode body) {
+        METADATA.check(body);
         JsonNode metadata = body.get("metadata");
         if (metadata == null || metadata.isNull()) {
             return null;
