@@ -4,6 +4,7 @@ import io.paysession.gateway.support.Answer;
 import io.paysession.gateway.support.StoredText;
 import io.paysession.gateway.support.TestPartner;
 import org.junit.jupiter.api.Test;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.logging.LoggingSystem;
@@ -40,11 +41,24 @@ class CardDataNeverStoredTest extends EndToEndTestBase {
 
     @Test
     void cardNumbersAndSecurityCodesReachNoTableAndNoLogLine() throws IOException {
+        // Tomcat logs through java.util.logging, which Spring Boot bridges to Logback; an application that another
+        // test started and closed in this JVM may have taken the bridge down, which a service's own JVM never sees
+        boolean bridged = SLF4JBridgeHandler.isInstalled();
+        if (!bridged) {
+            SLF4JBridgeHandler.install();
+        }
+        java.util.logging.Logger connector = java.util.logging.Logger.getLogger(TOMCAT_CONNECTOR);
+        java.util.logging.Level connectorLevel = connector.getLevel();
+        connector.setLevel(java.util.logging.Level.FINE);
         logging.setLogLevel(TOMCAT_CONNECTOR, LogLevel.DEBUG);
         try {
             cardNumbersAndSecurityCodesReachNoTableAndNoLogLineWithTheConnectorAtDebug();
         } finally {
             logging.setLogLevel(TOMCAT_CONNECTOR, null);
+            connector.setLevel(connectorLevel);
+            if (!bridged) {
+                SLF4JBridgeHandler.uninstall();
+            }
         }
     }
 
