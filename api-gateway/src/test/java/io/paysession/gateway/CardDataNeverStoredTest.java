@@ -17,7 +17,9 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,15 +49,20 @@ class CardDataNeverStoredTest extends EndToEndTestBase {
         if (!bridged) {
             SLF4JBridgeHandler.install();
         }
-        java.util.logging.Logger connector = java.util.logging.Logger.getLogger(TOMCAT_CONNECTOR);
-        java.util.logging.Level connectorLevel = connector.getLevel();
-        connector.setLevel(java.util.logging.Level.FINE);
         logging.setLogLevel(TOMCAT_CONNECTOR, LogLevel.DEBUG);
+        // and on Tomcat's side, also for the classes that log, whose levels an earlier test may have pinned
+        Map<java.util.logging.Logger, java.util.logging.Level> levels = new LinkedHashMap<>();
+        for (String name : List.of(TOMCAT_CONNECTOR, TOMCAT_CONNECTOR + ".Http11Processor",
+                TOMCAT_CONNECTOR + ".Http11InputBuffer")) {
+            java.util.logging.Logger connector = java.util.logging.Logger.getLogger(name);
+            levels.put(connector, connector.getLevel());
+            connector.setLevel(java.util.logging.Level.FINE);
+        }
         try {
             cardNumbersAndSecurityCodesReachNoTableAndNoLogLineWithTheConnectorAtDebug();
         } finally {
             logging.setLogLevel(TOMCAT_CONNECTOR, null);
-            connector.setLevel(connectorLevel);
+            levels.forEach(java.util.logging.Logger::setLevel);
             if (!bridged) {
                 SLF4JBridgeHandler.uninstall();
             }

@@ -10,7 +10,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,12 +29,15 @@ class TomcatWireLoggingTest {
 
     private final LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    /** Logback passes level changes on to java.util.logging, where Tomcat reads them: put back as they were. */
+    private final Map<String, java.util.logging.Level> julLevels = new HashMap<>();
 
     @BeforeEach
     void everyLoggerAtTrace() {
         appender.setContext(context);
         appender.start();
         for (String name : NAMES) {
+            julLevels.put(name, java.util.logging.Logger.getLogger(name).getLevel());
             Logger logger = context.getLogger(name);
             logger.setLevel(Level.TRACE);
             logger.addAppender(appender);
@@ -45,6 +50,7 @@ class TomcatWireLoggingTest {
             Logger logger = context.getLogger(name);
             logger.setLevel(null);
             logger.detachAppender(appender);
+            java.util.logging.Logger.getLogger(name).setLevel(julLevels.get(name));
         }
     }
 
