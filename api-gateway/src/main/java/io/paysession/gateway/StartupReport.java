@@ -1,5 +1,6 @@
 package io.paysession.gateway;
 
+import io.paysession.command.rails.RailSelection;
 import io.paysession.gateway.infra.DataDirectory;
 import io.paysession.gateway.partners.DemoPartner;
 import io.paysession.gateway.security.AdminToken;
@@ -19,11 +20,14 @@ public class StartupReport {
     private final DemoPartner demoPartner;
     private final AdminToken adminToken;
     private final DataDirectory dataDirectory;
+    private final RailSelection rails;
 
-    public StartupReport(DemoPartner demoPartner, AdminToken adminToken, DataDirectory dataDirectory) {
+    public StartupReport(DemoPartner demoPartner, AdminToken adminToken, DataDirectory dataDirectory,
+                         RailSelection rails) {
         this.demoPartner = demoPartner;
         this.adminToken = adminToken;
         this.dataDirectory = dataDirectory;
+        this.rails = rails;
     }
 
     @EventListener
@@ -38,7 +42,8 @@ public class StartupReport {
                 .append("\n  admin token:    ")
                 .append(adminToken.wasGenerated()
                         ? adminToken.value() + "  (generated, kept in " + dataDirectory.resolve("admin-token") + ")"
-                        : "from PAYMENTS_ADMIN_TOKEN");
+                        : "from PAYMENTS_ADMIN_TOKEN")
+                .append("\n  rails:          ").append(rails.describe());
         demoPartner.ensureRegistered(port).ifPresent(demo -> report
                 .append("\n  demo partner:   project ").append(demo.project())
                 .append(", private key ").append(demo.privateKey())
@@ -46,5 +51,8 @@ public class StartupReport {
                 .append("\n  widget demo:    http://localhost:").append(port).append("/widget/demo"));
         report.append("\n  service key:    http://localhost:").append(port).append("/service/public-key");
         log.info("{}", report);
+        if (rails.sandboxInProduction()) {
+            log.warn(RailSelection.sandboxWarning());
+        }
     }
 }

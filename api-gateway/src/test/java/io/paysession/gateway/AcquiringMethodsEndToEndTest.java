@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.gateway.support.Answer;
+import io.paysession.gateway.support.PayerPage;
 import io.paysession.gateway.support.TestPartner;
 import io.paysession.gateway.support.WebhookReceiver.Received;
 import org.junit.jupiter.api.Test;
@@ -96,7 +97,7 @@ class AcquiringMethodsEndToEndTest extends EndToEndTestBase {
         JsonNode payment = WEBHOOKS.await(sessionId, "action_required", WEBHOOK_WAIT).session().path("payment_list").path(0);
         assertThat(payment.path("payment_details")).hasToString("{\"type\":\"wallet\",\"wallet\":{\"type\":\"ewallet\",\"ewallet\":{}}}");
         String url = payment.path("customer_interaction").path("redirect").path("url").asText();
-        assertThat(formPost(url + "/approve")).isEqualTo(303);
+        assertThat(PayerPage.answerInBrowser(baseUrl(), url, true).status()).isEqualTo(303);
         assertThat(page(url)).contains("Approved", "https://shop.example/back");
 
         JsonNode session = WEBHOOKS.await(sessionId, "payment_finished", WEBHOOK_WAIT).session();
@@ -384,11 +385,5 @@ class AcquiringMethodsEndToEndTest extends EndToEndTestBase {
     private String page(String url) {
         return TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + URI.create(url).getPath()))
                 .GET().build()).text();
-    }
-
-    private int formPost(String url) {
-        return TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + URI.create(url).getPath()))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("")).build()).status();
     }
 }

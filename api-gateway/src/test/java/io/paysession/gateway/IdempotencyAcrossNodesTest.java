@@ -82,6 +82,7 @@ class IdempotencyAcrossNodesTest {
             properties.put("payments.db.url", postgres.jdbcUrl());
             properties.put("spring.datasource.url", postgres.jdbcUrl());
             properties.put("spring.datasource.username", "postgres");
+            properties.put("spring.datasource.password", postgres.password());
             properties.put("payments.db.pool-size", "10");
             nodeB = new ServiceProcess(TestServiceProperties.newDataDirectory("payments-idem-b"), properties);
             nodeB.start();

@@ -150,6 +150,33 @@ class WebhookDeliveryEndToEndTest extends EndToEndTestBase {
         }
     }
 
+    @Test
+    void aHangingPartnersCircuitOpensAndTheMetricsShowIt() {
+        try (WebhookReceiver hanging = new WebhookReceiver(() -> servicePublicKey)) {
+            TestPartner stuck = registeredPartner("circuit", hanging::url);
+            hanging.behave(stuck.project(), Behaviour.hang());
+            for (int session = 0; session < 6; session++) {
+                stuck.post("/api/v1/session/init/payment", cardPayment("4242424242424242", "123"));
+            }
+
+            // five attempts in a row ended at the time-out: open, then half-open for one probe, open again, ...
+            await().atMost(WEBHOOK_WAIT).until(() -> circuit(stuck.project(), "open") + circuit(stuck.project(), "half_open") == 1);
+            assertThat(circuit(stuck.project(), "closed")).isZero();
+            assertThat(hanging.requests()).as("the attempts that opened it").hasSizeGreaterThanOrEqualTo(5);
+        }
+    }
+
+    /** {@code payments.webhooks.circuit.state} of the partner's circuit in that state: 1 if it is in it, else 0. */
+    private double circuit(String project, String state) {
+        Answer answer = admin("GET", "/actuator/metrics/payments.webhooks.circuit.state?tag=project:" + project
+                + "&tag=state:" + state, null, TestServiceProperties.ADMIN_TOKEN);
+        if (answer.status() == 404) {
+            return 0;
+        }
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+        return answer.body().path("measurements").get(0).path("value").asDouble();
+    }
+
     /** The session's notification of that type as the admin API lists it; a missing node until it exists. */
     private JsonNode notification(String sessionId, String type) {
         Answer answer = admin("GET", "/admin/v1/webhooks?session_id=" + sessionId, null, TestServiceProperties.ADMIN_TOKEN);

@@ -89,7 +89,8 @@ final class Benchmark {
                         + "/postgres");
                 OptionalLong postgresPid = external != null ? external.pid()
                         : options.dbUrl().isPresent() ? OptionalLong.empty() : service.embeddedPostgresPid();
-                try (DatabaseProbe probe = new DatabaseProbe(probeUrl, options.dbUser(), options.dbPassword())) {
+                String probePassword = dbUrl.isPresent() ? options.dbPassword() : running.embeddedPostgresPassword();
+                try (DatabaseProbe probe = new DatabaseProbe(probeUrl, options.dbUser(), probePassword)) {
                     return measure(workDir, service, webhooks, probe, postgresPid, http, adminToken, startSeconds, external != null);
                 }
             }

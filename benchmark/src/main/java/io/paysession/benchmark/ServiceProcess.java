@@ -63,6 +63,8 @@ final class ServiceProcess implements AutoCloseable {
         command.add("--payments.data.dir=" + dataDirectory);
         command.add("--payments.admin.token=" + adminToken);
         command.add("--payments.demo-partner.enabled=false");
+        // the load generator's webhook receiver listens on loopback, which is refused unless allowed
+        command.add("--payments.webhooks.allowed-networks=127.0.0.0/8");
         options.railLatency().ifPresent(latency -> {
             command.add("--payments.sandbox.card-latency-min=" + latency.min().toMillis() + "ms");
             command.add("--payments.sandbox.card-latency-max=" + latency.max().toMillis() + "ms");
@@ -202,6 +204,15 @@ final class ServiceProcess implements AutoCloseable {
     OptionalInt embeddedPostgresPort() {
         return embeddedPostmaster().map(lines -> OptionalInt.of(Integer.parseInt(lines.get(3).trim())))
                 .orElse(OptionalInt.empty());
+    }
+
+    /** The embedded PostgreSQL's superuser password, which the service generates beside its data directory. */
+    String embeddedPostgresPassword() {
+        try {
+            return Files.readString(dataDirectory.resolve("postgres.password"), StandardCharsets.UTF_8).trim();
+        } catch (IOException e) {
+            throw new IllegalStateException("no postgres.password in the service's data directory", e);
+        }
     }
 
     String tail(int lines) {

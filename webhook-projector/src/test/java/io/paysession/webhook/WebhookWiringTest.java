@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.paysession.webhook.admin.WebhookAdminStore;
 import io.paysession.webhook.admin.WebhookAdministration;
 import io.paysession.webhook.delivery.DeliveryStore;
+import io.paysession.webhook.delivery.WebhookDestinations;
 import io.paysession.webhook.delivery.WebhookDispatcher;
 import io.paysession.webhook.delivery.WebhookMetrics;
 import io.paysession.webhook.delivery.WebhookProperties;
@@ -70,10 +71,13 @@ class WebhookWiringTest {
                     .withBean(WebhookSigner.class, () -> signer)
                     .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
                     .withUserConfiguration(WebhookConfiguration.class, NotificationOutbox.class,
-                            WebhookNotificationProjection.class, DeliveryStore.class, WebhookSender.class,
+                            WebhookNotificationProjection.class, DeliveryStore.class, WebhookDestinations.class,
+                            WebhookSender.class,
                             WebhookMetrics.class, WebhookDispatcher.class, WebhookAdminStore.class,
                             WebhookAdministration.class)
-                    .withPropertyValues("payments.webhooks.poll-interval=30s")
+                    .withPropertyValues("payments.webhooks.poll-interval=30s",
+                            // the partner's test endpoint listens on loopback
+                            "payments.webhooks.allowed-networks=127.0.0.0/8")
                     .run(context -> {
                         assertThat(context).hasNotFailed();
                         assertThat(context.getBean(WebhookProperties.class).pollInterval()).isEqualTo(Duration.ofSeconds(30));

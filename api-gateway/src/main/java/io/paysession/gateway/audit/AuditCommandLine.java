@@ -209,6 +209,7 @@ public final class AuditCommandLine {
             embedded = EmbeddedPostgresServer.startOrAttach(dataDirectory.resolve("postgres"));
             config.setJdbcUrl(embedded.jdbcUrl());
             config.setUsername("postgres");
+            config.setPassword(embedded.password());
         }
         HikariDataSource dataSource = new HikariDataSource(config);
         return new Database(dataSource, embedded, new JdbcTemplate(dataSource));

@@ -15,6 +15,8 @@ import io.paysession.gateway.partners.PartnerRegistration;
 import io.paysession.gateway.security.AdminToken;
 import io.paysession.gateway.security.Pem;
 import io.paysession.gateway.security.ServiceKeyStore;
+import io.paysession.webhook.delivery.WebhookDestinations;
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -22,11 +24,11 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.io.IOException;
 import java.net.URI;
 import java.security.interfaces.RSAPublicKey;
 import java.util.Optional;
@@ -39,24 +41,31 @@ import java.util.Optional;
 @RequestMapping("/admin/v1/partners")
 public class AdminPartnerController {
 
+    /** Partners' keys: 2048 bits at least (decisions.md section 3), 8192 at most. */
+    static final int MAX_KEY_BITS = 8192;
+    static final int MAX_URL_LENGTH = 2048;
+
     private final AdminToken adminToken;
     private final PartnerRegistration registration;
     private final PartnerDirectory directory;
     private final ServiceKeyStore serviceKey;
+    private final WebhookDestinations webhookDestinations;
 
     public AdminPartnerController(AdminToken adminToken, PartnerRegistration registration,
-                                  PartnerDirectory directory, ServiceKeyStore serviceKey) {
+                                  PartnerDirectory directory, ServiceKeyStore serviceKey,
+                                  WebhookDestinations webhookDestinations) {
         this.adminToken = adminToken;
         this.registration = registration;
         this.directory = directory;
         this.serviceKey = serviceKey;
+        this.webhookDestinations = webhookDestinations;
     }
 
     @PostMapping
     public ResponseEntity<ObjectNode> register(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
-                                               @RequestBody(required = false) byte[] rawBody) {
+                                               HttpServletRequest request) throws IOException {
         requireAdmin(authorization);
-        ObjectNode body = JsonBodies.readObject(rawBody);
+        ObjectNode body = body(request);
         String project = Fields.requiredText(body, "project", "");
         requireProjectName(project);
         PartnerSettings settings = new PartnerSettings(
@@ -73,10 +82,10 @@ public class AdminPartnerController {
     @PutMapping("/{project}")
     public ResponseEntity<ObjectNode> update(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
                                              @PathVariable String project,
-                                             @RequestBody(required = false) byte[] rawBody) {
+                                             HttpServletRequest request) throws IOException {
         requireAdmin(authorization);
         PartnerView current = existing(project);
-        ObjectNode body = JsonBodies.readObject(rawBody);
+        ObjectNode body = body(request);
         PartnerSettings was = current.settings();
         PartnerSettings settings = new PartnerSettings(
                 publicKey(body).orElse(was.publicKeyPem()),
@@ -93,6 +102,11 @@ public class AdminPartnerController {
                                            @PathVariable String project) {
         requireAdmin(authorization);
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(render(existing(project)));
+    }
+
+    /** Read only once the token is checked, through the 64 KiB limit of every body. */
+    private static ObjectNode body(HttpServletRequest request) throws IOException {
+        return JsonBodies.readObject(RequestBodies.readOrRefuse(request));
     }
 
     private PartnerView existing(String project) {
@@ -121,12 +135,19 @@ public class AdminPartnerController {
             if (key.getModulus().bitLength() < 2048) {
                 throw PaymentsException.invalidRequest("public_key must have at least 2048 bits");
             }
+            // every request of the partner is verified with it: a huge modulus makes each verification costly
+            if (key.getModulus().bitLength() > MAX_KEY_BITS) {
+                throw PaymentsException.invalidRequest("public_key must have at most " + MAX_KEY_BITS + " bits");
+            }
             return pem.trim() + "\n";
         });
     }
 
-    private static Optional<String> webhookUrl(JsonNode body) {
+    private Optional<String> webhookUrl(JsonNode body) {
         return Fields.text(body, "webhook_url", "").map(url -> {
+            if (url.length() > MAX_URL_LENGTH) {
+                throw PaymentsException.invalidRequest("webhook_url must be at most " + MAX_URL_LENGTH + " characters");
+            }
             try {
                 URI uri = URI.create(url);
                 if (!uri.isAbsolute() || uri.getHost() == null
@@ -137,7 +158,15 @@ public class AdminPartnerController {
             } catch (IllegalArgumentException e) {
                 throw PaymentsException.invalidRequest("webhook_url must be an absolute http or https URL");
             }
+        }).map(this::permittedWebhookUrl);
+    }
+
+    /** Not into the service's own networks (WebhookDestinations; checked again at every attempt). */
+    private String permittedWebhookUrl(String url) {
+        webhookDestinations.refusal(url).ifPresent(reason -> {
+            throw PaymentsException.invalidRequest("webhook_url " + reason);
         });
+        return url;
     }
 
     private static Optional<CaptureMode> captureMode(JsonNode body) {
@@ -164,8 +193,11 @@ public class AdminPartnerController {
                     && percent.intValue() >= 0 && percent.intValue() <= 10_000)) {
                 throw PaymentsException.invalidRequest("fees.percent_bp must be an integer from 0 to 10000");
             }
-            if (!fixed.isMissingNode() && !(fixed.isIntegralNumber() && fixed.canConvertToLong() && fixed.longValue() >= 0)) {
-                throw PaymentsException.invalidRequest("fees.fixed must be an integer of minor units, 0 or more");
+            // bounded so that fixed + amount * percent_bp / 10000 holds in a long for every amount a payment may have
+            if (!fixed.isMissingNode() && !(fixed.isIntegralNumber() && fixed.canConvertToLong() && fixed.longValue() >= 0
+                    && fixed.longValue() <= FeeSchedule.MAX_FIXED)) {
+                throw PaymentsException.invalidRequest(
+                        "fees.fixed must be an integer of minor units from 0 to " + FeeSchedule.MAX_FIXED);
             }
             return new FeeSchedule(percent.isMissingNode() ? 0 : percent.intValue(),
                     fixed.isMissingNode() ? 0 : fixed.longValue());

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -74,6 +75,15 @@ public class ApiExceptionHandler {
     @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
     ResponseEntity<ObjectNode> wrongMethod(HttpRequestMethodNotSupportedException e) {
         return ApiResponses.error(405, ErrorCode.INVALID_REQUEST, "Method " + e.getMethod() + " is not allowed here");
+    }
+
+    /** A body that Spring itself reads ({@code @RequestBody}) through the limit of {@link RequestBodyLimitFilter}. */
+    @ExceptionHandler({HttpMessageNotReadableException.class, RequestBodies.BodyTooLargeException.class})
+    ResponseEntity<ObjectNode> unreadableBody(Exception e, HttpServletRequest request) {
+        if (RequestBodyLimitFilter.causedByTooLargeBody(e)) {
+            return ApiResponses.error(413, ErrorCode.INVALID_REQUEST, RequestBodies.tooLarge(request));
+        }
+        return ApiResponses.error(400, ErrorCode.INVALID_REQUEST, "The body cannot be read");
     }
 
     @ExceptionHandler(NoResourceFoundException.class)

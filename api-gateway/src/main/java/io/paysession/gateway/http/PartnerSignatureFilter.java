@@ -66,12 +66,11 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         // every answer, refusals included, names the request, so a partner can quote it to support
         response.setHeader("X-Request-Id", RequestMetadata.requestId(request));
-        Optional<byte[]> read = RequestBodies.readAtMostTheLimit(request);
-        if (read.isEmpty()) {
+        if (request.getContentLengthLong() > RequestBodies.MAX_BYTES) {
             refuse(response, 413, ErrorCode.INVALID_REQUEST, RequestBodies.TOO_LARGE);
             return;
         }
-        byte[] body = read.get();
+        // the project before the body: a caller that names no registered project gets its 403 with the body unread
         String project = request.getHeader("X-PARTNER-PROJECT");
         Optional<PartnerView> partner = project == null || !PartnerId.PROJECT.matcher(project).matches()
                 ? Optional.empty()
@@ -81,6 +80,12 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
                     project == null ? "X-PARTNER-PROJECT is required" : "Unknown project");
             return;
         }
+        Optional<byte[]> read = RequestBodies.readAtMostTheLimit(request);
+        if (read.isEmpty()) {
+            refuse(response, 413, ErrorCode.INVALID_REQUEST, RequestBodies.TOO_LARGE);
+            return;
+        }
+        byte[] body = read.get();
         Optional<RSAPublicKey> key = partners.publicKeyOf(partner.get());
         String signature = request.getHeader("X-PARTNER-SIGN");
         if (signature == null || signature.isBlank()) {
@@ -107,7 +112,7 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
      * {@code application/json}, with parameters, in any case; a missing type is taken as JSON because some
      * partner HTTP clients send none. A charset other than UTF-8 is refused: JSON on the wire is UTF-8.
      */
-    static boolean isJson(String contentType) {
+    public static boolean isJson(String contentType) {
         if (contentType == null || contentType.isBlank()) {
             return true;
         }

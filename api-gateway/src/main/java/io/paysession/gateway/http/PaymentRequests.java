@@ -1,6 +1,9 @@
 package io.paysession.gateway.http;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.PaymentsException;
@@ -14,6 +17,7 @@ import io.paysession.api.session.RecurrentMethod;
 import io.paysession.api.session.PaymentData;
 import io.paysession.api.session.PaymentMethod;
 import io.paysession.api.session.QrAppMethod;
+import io.paysession.api.session.SessionLimits;
 import io.paysession.api.session.WalletMethod;
 import io.paysession.command.vault.CardNumber;
 import io.paysession.command.vault.CardVault;
@@ -39,6 +43,8 @@ public class PaymentRequests {
     private static final Pattern TWO_OR_FOUR_DIGITS = Pattern.compile("[0-9]{2}|[0-9]{4}");
     private static final Pattern MONTH = Pattern.compile("0?[1-9]|1[0-2]");
     private static final Pattern SECURITY_CODE = Pattern.compile("[0-9]{3,4}");
+    private static final ObjectMapper PLAIN_NUMBERS = new ObjectMapper()
+            .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
 
     /** Structured fields where digit runs are legitimate; everything else in the free parts is free text. */
     static final Set<String> NOT_FREE_TEXT = Set.of("customer.contacts[].phone", "payment_options.return_url",
@@ -277,6 +283,29 @@ public class PaymentRequests {
             return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         }
         throw PaymentsException.invalidRequest("metadata must be a string or an object");
+    }
+
+    /**
+     * A refund's {@code metadata}: as {@link #metadata}, and at most {@link SessionLimits#MAX_REFUND_METADATA_BYTES} as
+     * compact JSON, since every later view and {@code payment_refunded} of the session repeats every refund's. Numbers
+     * count written out in full, as PostgreSQL's {@code jsonb} stores them in the session's view ({@code 1e300} is
+     * 301 digits there).
+     */
+    static JsonNode refundMetadata(ObjectNode body) {
+        JsonNode metadata = metadata(body);
+        if (metadata != null && plainJsonLength(metadata) > SessionLimits.MAX_REFUND_METADATA_BYTES) {
+            throw PaymentsException.invalidRequest("metadata of a refund must be at most "
+                    + SessionLimits.MAX_REFUND_METADATA_BYTES + " bytes as JSON");
+        }
+        return metadata;
+    }
+
+    private static int plainJsonLength(JsonNode node) {
+        try {
+            return PLAIN_NUMBERS.writeValueAsBytes(node).length;
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree that cannot be written", e);
+        }
     }
 
     private static JsonNode items(ObjectNode body) {

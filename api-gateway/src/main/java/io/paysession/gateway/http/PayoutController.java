@@ -11,7 +11,7 @@ import io.paysession.api.session.PayoutMethod;
 import io.paysession.api.session.SessionId;
 import io.paysession.api.session.StartPayoutCommand;
 import io.paysession.command.ids.IdGenerator;
-import io.paysession.command.rails.sandbox.SandboxFpsDirectory;
+import io.paysession.command.rails.FpsBankDirectory;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -33,10 +33,10 @@ public class PayoutController {
     private final SessionStates sessions;
     private final IdGenerator ids;
     private final PayoutRequests payouts;
-    private final SandboxFpsDirectory directory;
+    private final FpsBankDirectory directory;
 
     public PayoutController(SessionStates sessions, IdGenerator ids, PayoutRequests payouts,
-                            SandboxFpsDirectory directory) {
+                            FpsBankDirectory directory) {
         this.sessions = sessions;
         this.ids = ids;
         this.payouts = payouts;

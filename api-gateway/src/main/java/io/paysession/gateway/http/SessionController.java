@@ -133,7 +133,7 @@ public class SessionController {
         ObjectNode body = body(request);
         SessionId sessionId = sessionId(body);
         Money amount = Fields.amountDetails(body, "amount_details", "").orElse(null);
-        JsonNode metadata = PaymentRequests.metadata(body);
+        JsonNode metadata = PaymentRequests.refundMetadata(body);
         return answer(sessionId, api, new RefundSessionCommand(sessionId, ids.nextRefundId(), partner.project(), amount,
                 metadata));
     }

@@ -93,8 +93,7 @@ public class TokenController {
     public ResponseEntity<ObjectNode> tokenizeWithPublicToken(HttpServletRequest request, HttpServletResponse response)
             throws IOException {
         response.setHeader("X-Request-Id", RequestMetadata.requestId(request));
-        byte[] raw = RequestBodies.readAtMostTheLimit(request)
-                .orElseThrow(() -> new HttpException(413, ErrorCode.INVALID_REQUEST, RequestBodies.TOO_LARGE));
+        // the token first: a caller without one gets its 401 with the body unread
         String publicToken = request.getHeader(PUBLIC_TOKEN_HEADER);
         if (publicToken == null || publicToken.isBlank()) {
             throw new PaymentsException(ErrorCode.AUTHENTICATION_ERROR, PUBLIC_TOKEN_HEADER + " is required");
@@ -102,6 +101,7 @@ public class TokenController {
         if (!PUBLIC_TOKEN.matcher(publicToken).matches() || publicTokens.projectOf(publicToken).isEmpty()) {
             throw deadPublicToken();
         }
+        byte[] raw = RequestBodies.readOrRefuse(request);
         ObjectNode card = Fields.requiredObject(JsonBodies.readObject(raw), "card", "");
         CardNumber number = existingCardNumber(Fields.requiredText(card, "number", "card"), "card.number");
         VaultedCard stored = tokenization.tokenize(publicToken, number).orElseThrow(TokenController::deadPublicToken);

@@ -57,6 +57,11 @@ public class DataDirectory {
     }
 
     public void writeSecret(Path file, String value) throws IOException {
+        writeOwnerOnly(file, value);
+    }
+
+    /** Writes {@code value} and a newline to {@code file}, readable by the owner only, replacing it atomically. */
+    public static void writeOwnerOnly(Path file, String value) throws IOException {
         Files.createDirectories(file.getParent());
         Path temporary = Files.createTempFile(file.getParent(), ".", ".tmp");
         try {

@@ -32,6 +32,7 @@ public class EmbeddedDatabaseConfiguration {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(postgres.jdbcUrl());
         config.setUsername("postgres");
+        config.setPassword(postgres.password());
         config.setMaximumPoolSize(poolSize);
         config.setPoolName("embedded-postgres");
         return new HikariDataSource(config);

@@ -27,11 +27,22 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedPostgresServer.class);
 
-    private final EmbeddedPostgres postgres;
+    /** How often the watchdog looks at the postmaster. */
+    static final Duration WATCH_INTERVAL = Duration.ofMillis(500);
+    /** How long the watchdog tries to start a postmaster that died before it gives up and stops the service. */
+    static final Duration RESTART_DEADLINE = Duration.ofSeconds(60);
+    /** Exit status of a service whose embedded PostgreSQL cannot be started again (EX_UNAVAILABLE). */
+    static final int EXIT_DATABASE_GONE = 69;
+
+    private volatile EmbeddedPostgres postgres;
     private final Path dataDirectory;
     private final FileChannel lockChannel;
     private final FileLock lock;
     private final int attachedPort;
+    private volatile boolean closing;
+    private volatile ProcessHandle postmaster;
+    private volatile List<ProcessHandle> postmasterChildren = List.of();
+    private final Thread watchdog;
 
     private EmbeddedPostgresServer(EmbeddedPostgres postgres, Path dataDirectory, FileChannel lockChannel,
                                    FileLock lock, int attachedPort) {
@@ -40,6 +51,14 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         this.lockChannel = lockChannel;
         this.lock = lock;
         this.attachedPort = attachedPort;
+        if (postgres != null) {
+            this.postmaster = runningPostmaster(dataDirectory).orElse(null);
+            this.watchdog = new Thread(this::watch, "embedded-postgres-watchdog");
+            this.watchdog.setDaemon(true);
+            this.watchdog.start();
+        } else {
+            this.watchdog = null;
+        }
     }
 
     /**
@@ -100,25 +119,212 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     private static EmbeddedPostgresServer startLocked(Path dataDirectory, int port, Locked locked) {
         try {
             stopOrphanedServer(dataDirectory);
-            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-                    .setDataDirectory(dataDirectory)
-                    .setCleanDataDirectory(false)
-                    .setRegisterShutdownHook(false)
-                    .setPGStartupWait(Duration.ofSeconds(60))
-                    .setServerConfig("fsync", "on")
-                    .setServerConfig("synchronous_commit", "on")
-                    .setServerConfig("full_page_writes", "on")
-                    .setServerConfig("max_connections", "200");
-            if (port > 0) {
-                builder.setPort(port);
-            }
-            EmbeddedPostgres postgres = builder.start();
+            EmbeddedPostgres postgres = builder(dataDirectory, port).start();
+            requirePasswords(postgres, dataDirectory);
             log.info("Embedded PostgreSQL started on port {} with its data in {}", postgres.getPort(), dataDirectory);
             return new EmbeddedPostgresServer(postgres, dataDirectory, locked.channel(), locked.lock(), 0);
         } catch (IOException e) {
             closeQuietly(locked.channel());
             throw new UncheckedIOException("the embedded PostgreSQL did not start in " + dataDirectory, e);
         }
+    }
+
+    private static EmbeddedPostgres.Builder builder(Path dataDirectory, int port) {
+        Path passwordFile = passwordFile(dataDirectory);
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                .setDataDirectory(dataDirectory)
+                .setCleanDataDirectory(false)
+                .setRegisterShutdownHook(false)
+                .setPGStartupWait(Duration.ofSeconds(60))
+                // the library runs initdb with "-A trust"; its locale options come after, and initdb takes the last
+                .setLocaleConfig("auth", "scram-sha-256")
+                .setLocaleConfig("pwfile", passwordFile.toString())
+                .setConnectConfig("password", password(dataDirectory))
+                .setServerConfig("listen_addresses", "localhost")
+                .setServerConfig("password_encryption", "scram-sha-256")
+                .setServerConfig("fsync", "on")
+                .setServerConfig("synchronous_commit", "on")
+                .setServerConfig("full_page_writes", "on")
+                .setServerConfig("max_connections", "200");
+        if (port > 0) {
+            builder.setPort(port);
+        }
+        return builder;
+    }
+
+    /**
+     * The superuser's password: generated once into {@code <data directory>.password} (owner-only), beside the
+     * data directory, since initdb wants an empty directory. Without it any local user could connect as the
+     * superuser (the library's default is {@code trust}) and read or change every payment.
+     */
+    static Path passwordFile(Path dataDirectory) {
+        return dataDirectory.resolveSibling(dataDirectory.getFileName() + ".password");
+    }
+
+    /** The superuser's password, created with the file the first time. */
+    static String password(Path dataDirectory) {
+        Path file = passwordFile(dataDirectory);
+        try {
+            if (Files.exists(file)) {
+                String existing = Files.readString(file, StandardCharsets.UTF_8).trim();
+                if (!existing.isEmpty()) {
+                    return existing;
+                }
+            }
+            byte[] random = new byte[24];
+            new java.security.SecureRandom().nextBytes(random);
+            String generated = java.util.HexFormat.of().formatHex(random);
+            DataDirectory.writeOwnerOnly(file, generated);
+            return generated;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read or write the database password " + file, e);
+        }
+    }
+
+    /**
+     * A data directory made before passwords (initdb {@code trust}) is switched on start: the superuser gets the
+     * password and {@code pg_hba.conf} allows password authentication only, on loopback and the local socket.
+     */
+    private static void requirePasswords(EmbeddedPostgres postgres, Path dataDirectory) {
+        Path hba = dataDirectory.resolve("pg_hba.conf");
+        try {
+            boolean trusts = Files.readAllLines(hba, StandardCharsets.UTF_8).stream()
+                    .map(String::strip)
+                    .filter(line -> !line.isEmpty() && !line.startsWith("#"))
+                    .anyMatch(line -> !line.endsWith("scram-sha-256"));
+            if (!trusts) {
+                return;
+            }
+            String password = password(dataDirectory);
+            if (!password.matches("[0-9a-f]{16,128}")) {
+                throw new IllegalStateException("the database password in " + passwordFile(dataDirectory)
+                        + " must be 16 to 128 lower-case hex characters");
+            }
+            try (java.sql.Connection connection = postgres.getPostgresDatabase().getConnection();
+                 java.sql.Statement statement = connection.createStatement()) {
+                statement.execute("set password_encryption = 'scram-sha-256'");
+                statement.execute("alter role postgres with password '" + password + "'");
+                Files.writeString(hba, PG_HBA, StandardCharsets.UTF_8);
+                statement.execute("select pg_reload_conf()");
+            }
+            log.warn("The embedded PostgreSQL of {} accepted connections without a password; it now requires the "
+                    + "password in {}", dataDirectory, passwordFile(dataDirectory));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot switch " + hba + " to password authentication", e);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("cannot set the password of the embedded PostgreSQL in " + dataDirectory, e);
+        }
+    }
+
+    /** Password authentication only, from this machine only. */
+    static final String PG_HBA = """
+            # Written by the payment session service: password authentication (SCRAM) only, from this machine only.
+            # TYPE  DATABASE  USER  ADDRESS        METHOD
+            local   all       all                  scram-sha-256
+            host    all       all   127.0.0.1/32   scram-sha-256
+            host    all       all   ::1/128        scram-sha-256
+            """;
+
+    /**
+     * The watchdog: a postmaster that dies under a running service (killed, out of memory) is started again on
+     * the same data directory and port, after PostgreSQL's own crash recovery; the connection pool then finds it
+     * again. Should that fail for {@link #RESTART_DEADLINE}, the service stops with a clear message and exit
+     * status {@link #EXIT_DATABASE_GONE}, so that its supervisor starts it again, rather than wait for ever.
+     */
+    private void watch() {
+        while (!closing) {
+            try {
+                Thread.sleep(WATCH_INTERVAL.toMillis());
+                ProcessHandle current = postmaster;
+                if (current == null || closing) {
+                    continue;
+                }
+                if (current.isAlive()) {
+                    postmasterChildren = current.children().toList();
+                } else {
+                    restartAfterDeathOf(current);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                log.error("The watchdog of the embedded PostgreSQL in {} failed", dataDirectory, e);
+            }
+        }
+    }
+
+    private synchronized void restartAfterDeathOf(ProcessHandle dead) throws InterruptedException {
+        if (closing) {
+            return;
+        }
+        int port = postgres.getPort();
+        log.error("The embedded PostgreSQL (pid {}) of {} has stopped; starting it again on port {}", dead.pid(),
+                dataDirectory, port);
+        long started = System.nanoTime();
+        long deadline = started + RESTART_DEADLINE.toNanos();
+        // its backends notice the postmaster's death and exit; the next one may start only when they are gone
+        for (ProcessHandle child : postmasterChildren) {
+            try {
+                child.onExit().get(Math.max(1, deadline - System.nanoTime()) / 4, java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                log.warn("Process {} of the stopped PostgreSQL has not exited yet", child.pid());
+            }
+        }
+        closeQuietly(postgres); // releases the library's lock of the old server; stopping it fails, it is gone
+        RuntimeException last = null;
+        while (!closing && System.nanoTime() < deadline) {
+            try {
+                // a start that failed may leave the library's lock file locked by this JVM: start from a new file
+                Files.deleteIfExists(dataDirectory.resolve("epg-lock"));
+                postgres = builder(dataDirectory, port).start();
+                postmaster = runningPostmaster(dataDirectory).orElse(null);
+                log.warn("The embedded PostgreSQL of {} runs again on port {} (pid {}), {} ms after it stopped",
+                        dataDirectory, port, postmaster == null ? "?" : postmaster.pid(),
+                        (System.nanoTime() - started) / 1_000_000);
+                return;
+            } catch (IOException | RuntimeException e) {
+                last = e instanceof RuntimeException runtime ? runtime : new UncheckedIOException((IOException) e);
+                log.warn("Starting the embedded PostgreSQL of {} again failed ({}); trying again", dataDirectory,
+                        e.toString());
+                Thread.sleep(1000);
+            }
+        }
+        if (closing) {
+            return;
+        }
+        log.error("The embedded PostgreSQL of {} could not be started again within {} s; the service stops (exit "
+                        + "status {}) so that its supervisor starts it again", dataDirectory,
+                RESTART_DEADLINE.toSeconds(), EXIT_DATABASE_GONE, last);
+        closing = true;
+        // System.exit waits for the shutdown hooks, which may wait for this thread: exit from another one
+        Thread exit = new Thread(() -> System.exit(EXIT_DATABASE_GONE), "embedded-postgres-exit");
+        exit.start();
+    }
+
+    /** The postmaster of the data directory, from its {@code postmaster.pid}, if it runs. */
+    static Optional<ProcessHandle> runningPostmaster(Path dataDirectory) {
+        try {
+            List<String> lines = Files.readAllLines(dataDirectory.resolve("postmaster.pid"), StandardCharsets.UTF_8);
+            if (lines.isEmpty()) {
+                return Optional.empty();
+            }
+            return ProcessHandle.of(Long.parseLong(lines.get(0).trim())).filter(ProcessHandle::isAlive);
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static void closeQuietly(EmbeddedPostgres postgres) {
+        try {
+            postgres.close();
+        } catch (IOException | RuntimeException e) {
+            log.debug("closing the stopped embedded PostgreSQL failed", e);
+        }
+    }
+
+    /** The superuser's password (of the server this one started or attached to). */
+    public String password() {
+        return password(dataDirectory);
     }
 
     public String jdbcUrl() {
@@ -173,6 +379,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     public void close() {
         if (postgres == null) {
             return; // attached to a server another process runs
+        }
+        closing = true;
+        watchdog.interrupt();
+        synchronized (this) {
+            // waits for a restart under way
         }
         try {
             postgres.close();

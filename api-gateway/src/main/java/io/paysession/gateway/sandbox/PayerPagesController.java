@@ -3,11 +3,13 @@ package io.paysession.gateway.sandbox;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.money.Money;
+import io.paysession.command.rails.sandbox.ConditionalOnSandboxRails;
 import io.paysession.command.rails.sandbox.InteractionKind;
 import io.paysession.command.rails.sandbox.SandboxInteractions;
 import io.paysession.command.rails.sandbox.SandboxPayerActions;
 import io.paysession.gateway.http.ApiResponses;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -19,6 +21,12 @@ import org.springframework.web.util.HtmlUtils;
 
 import java.math.BigDecimal;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -26,18 +34,43 @@ import java.util.Optional;
  * for every payer action (3-D Secure challenge, wallet, bank application, QR application, instant
  * payment). The page's buttons post a form and come back to the page; scripts post to the same
  * addresses and get JSON.
+ * <p>
+ * A browser's answer must carry the page's form token ({@link PayerPageTokens}): a request a browser could
+ * send (it names an {@code Origin} or {@code Referer}, carries {@code Sec-Fetch-*} headers, or has a body a
+ * page may post across sites without asking: a form or plain text) without the token is refused (403
+ * {@code authorization_error}) and changes nothing, so another site cannot make a payer's browser answer.
+ * Scripts send none of these and post without a body, as the contract has them do. Every answer is kept out
+ * of frames, caches and {@code Referer} headers.
  */
 @RestController
+@ConditionalOnSandboxRails
 public class PayerPagesController {
 
-    private final SandboxPayerActions actions;
+    /** The form field of the page's token. */
+    static final String FORM_TOKEN = "form_token";
 
-    public PayerPagesController(SandboxPayerActions actions) {
+    private static final String STYLE = "body{font-family:sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}"
+            + "button{font-size:1rem;padding:.6rem 1.4rem;margin:.3rem 0}.amount{font-size:1.6rem}";
+    /** Nothing but the page's own style runs; forms go to this service only; no site may frame the page. */
+    private static final String POLICY = "default-src 'none'; style-src '" + sha256(STYLE) + "'; form-action 'self'; "
+            + "frame-ancestors 'none'; base-uri 'none'";
+    /** Headers of a browser's request: a request with any of them is checked for the form token. */
+    private static final List<String> BROWSER_HEADERS = List.of("Origin", "Referer", "Sec-Fetch-Site", "Sec-Fetch-Mode");
+    /** The bodies a page of another site may post without asking (CORS-safelisted types). */
+    private static final List<String> SIMPLE_BODIES = List.of(MediaType.APPLICATION_FORM_URLENCODED_VALUE,
+            MediaType.MULTIPART_FORM_DATA_VALUE, MediaType.TEXT_PLAIN_VALUE);
+
+    private final SandboxPayerActions actions;
+    private final PayerPageTokens tokens;
+
+    public PayerPagesController(SandboxPayerActions actions, PayerPageTokens tokens) {
         this.actions = actions;
+        this.tokens = tokens;
     }
 
     @GetMapping(value = "/sandbox/interactions/{id}", produces = MediaType.TEXT_HTML_VALUE)
-    public ResponseEntity<String> page(@PathVariable String id) {
+    public ResponseEntity<String> page(@PathVariable String id, HttpServletResponse response) {
+        pageHeaders(response);
         Optional<SandboxInteractions.Interaction> interaction = actions.find(id);
         if (interaction.isEmpty()) {
             return ResponseEntity.status(404).contentType(MediaType.TEXT_HTML)
@@ -47,16 +80,26 @@ public class PayerPagesController {
     }
 
     @PostMapping("/sandbox/interactions/{id}/approve")
-    public ResponseEntity<?> approve(@PathVariable String id, HttpServletRequest request) {
-        return resolve(id, true, request);
+    public ResponseEntity<?> approve(@PathVariable String id, HttpServletRequest request, HttpServletResponse response) {
+        return resolve(id, true, request, response);
     }
 
     @PostMapping("/sandbox/interactions/{id}/decline")
-    public ResponseEntity<?> decline(@PathVariable String id, HttpServletRequest request) {
-        return resolve(id, false, request);
+    public ResponseEntity<?> decline(@PathVariable String id, HttpServletRequest request, HttpServletResponse response) {
+        return resolve(id, false, request, response);
     }
 
-    private ResponseEntity<?> resolve(String id, boolean approved, HttpServletRequest request) {
+    private ResponseEntity<?> resolve(String id, boolean approved, HttpServletRequest request,
+                                      HttpServletResponse response) {
+        pageHeaders(response);
+        if (fromBrowser(request) && !tokens.accepts(id, request.getParameter(FORM_TOKEN))) {
+            String refusal = "The answer must come from the payment page: its form token is missing or wrong";
+            if (isFormPost(request)) {
+                return ResponseEntity.status(403).contentType(MediaType.TEXT_HTML).body(html("Answer not accepted",
+                        "<p id=\"result\">" + refusal + ". Open the payment page again and answer there.</p>"));
+            }
+            return ApiResponses.error(403, ErrorCode.AUTHORIZATION_ERROR, refusal);
+        }
         SandboxPayerActions.Result result = actions.resolve(id, approved);
         if (isFormPost(request)) {
             return ResponseEntity.status(303).location(URI.create("/sandbox/interactions/" + id)).build();
@@ -77,7 +120,24 @@ public class PayerPagesController {
         return type != null && type.startsWith(MediaType.APPLICATION_FORM_URLENCODED_VALUE);
     }
 
-    private static String render(SandboxInteractions.Interaction interaction) {
+    /** Whether a browser may have sent the request (a script sends none of this). */
+    private static boolean fromBrowser(HttpServletRequest request) {
+        if (BROWSER_HEADERS.stream().anyMatch(name -> request.getHeader(name) != null)) {
+            return true;
+        }
+        String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
+        return type != null && SIMPLE_BODIES.stream().anyMatch(simple -> type.toLowerCase(Locale.ROOT).startsWith(simple));
+    }
+
+    /** Not framed (clickjacking), not cached, not named in a {@code Referer}, not sniffed into another type. */
+    private static void pageHeaders(HttpServletResponse response) {
+        response.setHeader("Content-Security-Policy", POLICY);
+        response.setHeader("Referrer-Policy", "no-referrer");
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+        response.setHeader("X-Content-Type-Options", "nosniff");
+    }
+
+    private String render(SandboxInteractions.Interaction interaction) {
         String amount = amount(interaction.operation().order().amount());
         String title = switch (interaction.kind()) {
             case THREE_D_SECURE -> "3-D Secure verification";
@@ -98,14 +158,17 @@ public class PayerPagesController {
         return html(title, body);
     }
 
-    private static String question(SandboxInteractions.Interaction interaction) {
+    private String question(SandboxInteractions.Interaction interaction) {
         String prompt = interaction.kind() == InteractionKind.THREE_D_SECURE
                 ? "Confirm that you are making this card payment."
                 : "Approve this payment in your application.";
-        String base = "/sandbox/interactions/" + interaction.id();
+        String base = "/sandbox/interactions/" + HtmlUtils.htmlEscape(interaction.id());
+        String token = "<input type=\"hidden\" name=\"" + FORM_TOKEN + "\" value=\"" + tokens.tokenFor(interaction.id()) + "\">";
         return "<p>" + prompt + "</p>"
-                + "<form method=\"post\" action=\"" + base + "/approve\"><button id=\"approve\" type=\"submit\">Approve</button></form>"
-                + "<form method=\"post\" action=\"" + base + "/decline\"><button id=\"decline\" type=\"submit\">Decline</button></form>";
+                + "<form method=\"post\" action=\"" + base + "/approve\">" + token
+                + "<button id=\"approve\" type=\"submit\">Approve</button></form>"
+                + "<form method=\"post\" action=\"" + base + "/decline\">" + token
+                + "<button id=\"decline\" type=\"submit\">Decline</button></form>";
     }
 
     private static String returnLink(SandboxInteractions.Interaction interaction) {
@@ -126,9 +189,18 @@ public class PayerPagesController {
         return "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                 + "<title>" + HtmlUtils.htmlEscape(title) + "</title>"
-                + "<style>body{font-family:sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}"
-                + "button{font-size:1rem;padding:.6rem 1.4rem;margin:.3rem 0}.amount{font-size:1.6rem}</style>"
+                + "<style>" + STYLE + "</style>"
                 + "</head><body><h1>" + HtmlUtils.htmlEscape(title) + "</h1>" + body
                 + "<p><small>Sandbox page of the Payment Session Service</small></p></body></html>";
+    }
+
+    /** The CSP source of an inline text: {@code sha256-} and the Base64 of its digest. */
+    private static String sha256(String text) {
+        try {
+            return "sha256-" + Base64.getEncoder().encodeToString(
+                    MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is not available", e);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.paysession.gateway.sandbox;
 
+import io.paysession.command.rails.sandbox.ConditionalOnSandboxRails;
 import io.paysession.command.rails.sandbox.SandboxLinks;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.web.context.WebServerInitializedEvent;
@@ -11,6 +12,7 @@ import org.springframework.stereotype.Component;
  * behind a public host name, else {@code http://localhost:<port>} of this service.
  */
 @Component
+@ConditionalOnSandboxRails
 public class PublicLinks implements SandboxLinks {
 
     private final String configuredBaseUrl;

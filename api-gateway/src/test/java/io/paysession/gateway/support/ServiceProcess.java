@@ -42,6 +42,11 @@ public final class ServiceProcess implements AutoCloseable {
         this.properties.putAll(overrides);
     }
 
+    /** Changes a setting for the next {@link #start()}, as an operator changes the configuration between runs. */
+    public void set(String name, Object value) {
+        properties.put(name, value);
+    }
+
     /** Starts the JVM and waits until it answers {@code /actuator/health} with 200. */
     public void start() {
         if (process != null && process.isAlive()) {

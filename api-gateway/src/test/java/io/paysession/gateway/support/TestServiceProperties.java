@@ -34,6 +34,11 @@ public final class TestServiceProperties {
         properties.put("payments.webhooks.initial-retry-interval", "500ms");
         properties.put("payments.webhooks.attempt-timeout", "2s");
         properties.put("payments.webhooks.claim-lease", "10s");
+        // the tests' webhook receivers listen on loopback, which is refused unless allowed
+        properties.put("payments.webhooks.allowed-networks", "127.0.0.0/8");
+        // an endpoint that failed in a row is left alone for a short while: tests wait seconds, not minutes
+        properties.put("payments.webhooks.circuit-breaker.open-interval", "500ms");
+        properties.put("payments.webhooks.circuit-breaker.max-open-interval", "2s");
         properties.put("axon.eventhandling.processors.payment-process.token-claim-interval", "500");
         properties.put("axon.eventhandling.processors.payment-process.token-claim-interval-time-unit", "MILLISECONDS");
         properties.put("server.port", "0");

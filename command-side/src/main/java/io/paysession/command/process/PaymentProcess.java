@@ -5,18 +5,26 @@ import io.paysession.api.recurrent.UseRecurrentTokenCommand;
 import io.paysession.api.session.AuthorizationOutcome;
 import io.paysession.api.session.RecurrentMethod;
 import io.paysession.api.session.MarkPaymentReadyToConfirmCommand;
+import io.paysession.api.session.PaymentCaptureQueryRequestedEvent;
 import io.paysession.api.session.PaymentCaptureRequestedEvent;
 import io.paysession.api.session.PaymentConfirmedEvent;
 import io.paysession.api.session.PaymentHoldReleasedEvent;
+import io.paysession.api.session.PaymentId;
 import io.paysession.api.session.PaymentOutcomeQueryRequestedEvent;
 import io.paysession.api.session.PaymentStartedEvent;
 import io.paysession.api.session.RailOrder;
 import io.paysession.api.session.RecordPaymentAuthorizationCommand;
+import io.paysession.api.session.RecordCaptureOutcomeUnknownCommand;
 import io.paysession.api.session.RecordPaymentCaptureCommand;
 import io.paysession.api.session.RecordRefundOutcomeCommand;
+import io.paysession.api.session.RecordRefundOutcomeUnknownCommand;
+import io.paysession.api.session.RefundId;
+import io.paysession.api.session.RefundOutcomeQueryRequestedEvent;
 import io.paysession.api.session.RefundRequestedEvent;
 import io.paysession.api.session.RefusePaymentCommand;
-import io.paysession.api.session.TransactionInfo;
+import io.paysession.api.session.SessionId;
+import io.paysession.command.process.RailCallJournal.Kind;
+import io.paysession.command.rails.CaptureOutcome;
 import io.paysession.command.rails.PaymentRail;
 import io.paysession.command.rails.PaymentRails;
 import io.paysession.command.rails.PrecheckResult;
@@ -33,11 +41,14 @@ import org.springframework.stereotype.Component;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Drives payments through their rails: a started payment is pre-checked, a confirmed one authorized, an
- * unknown outcome queried again when its deadline says so, a capture, a release and a refund each passed
- * on; each answer goes back to the Session as a command. It runs on a streaming processor, so its
- * position advances only after the answer is recorded: a crash in between makes it ask the rail again
- * (with the same payment id) rather than lose the answer. Replays never call rails.
+ * Drives payments through their rails: a started payment is pre-checked, a confirmed one authorized, a
+ * capture, a release and a refund each passed on, an unknown outcome queried when its deadline says so;
+ * each answer goes back to the Session as a command. It runs on a streaming processor, so its position
+ * advances only after the answer is recorded: a crash in between makes it handle the event again. Then the
+ * calls that move money (authorize, capture, refund) are not made again: {@link MoneyMovingCalls} journals
+ * each before it is made and turns a second attempt into the rail's query, and a time-out or a failure into
+ * an unknown outcome. Pre-checks and releases move no money and are simply made again. Replays never call
+ * rails.
  */
 @Component
 @ProcessingGroup(PaymentProcess.PROCESSING_GROUP)
@@ -52,12 +63,15 @@ public class PaymentProcess {
     private final CardVault vault;
     private final ProcessCommandSender commands;
     private final RailAnswers answers;
+    private final MoneyMovingCalls moneyCalls;
 
-    public PaymentProcess(PaymentRails rails, CardVault vault, ProcessCommandSender commands, RailAnswers answers) {
+    public PaymentProcess(PaymentRails rails, CardVault vault, ProcessCommandSender commands, RailAnswers answers,
+                          MoneyMovingCalls moneyCalls) {
         this.rails = rails;
         this.vault = vault;
         this.commands = commands;
         this.answers = answers;
+        this.moneyCalls = moneyCalls;
     }
 
     @EventHandler
@@ -84,22 +98,43 @@ public class PaymentProcess {
     @EventHandler
     void on(PaymentConfirmedEvent event) {
         RailOperation operation = new RailOperation(event.sessionId(), event.paymentId(), event.order());
-        AuthorizationOutcome outcome = await(railOf(event.order()).authorize(operation));
+        PaymentRail rail = railOf(event.order());
+        AuthorizationOutcome outcome = moneyCalls.callOnce(Kind.AUTHORIZE, event.paymentId().value(),
+                event.sessionId(), () -> rail.authorize(operation), () -> rail.queryOutcome(operation),
+                AuthorizationOutcome.Unknown::new);
         commands.send(new RecordPaymentAuthorizationCommand(event.sessionId(), event.paymentId(), outcome));
     }
 
     @EventHandler
     void on(PaymentOutcomeQueryRequestedEvent event) {
         RailOperation operation = new RailOperation(event.sessionId(), event.paymentId(), event.order());
-        AuthorizationOutcome outcome = await(railOf(event.order()).queryOutcome(operation));
+        AuthorizationOutcome outcome = moneyCalls.query(Kind.AUTHORIZE, event.paymentId().value(),
+                () -> railOf(event.order()).queryOutcome(operation), AuthorizationOutcome.Unknown::new);
         commands.send(new RecordPaymentAuthorizationCommand(event.sessionId(), event.paymentId(), outcome));
     }
 
     @EventHandler
     void on(PaymentCaptureRequestedEvent event) {
         RailOperation operation = new RailOperation(event.sessionId(), event.paymentId(), event.order());
-        TransactionInfo info = await(railOf(event.order()).capture(operation, event.captureAmount()));
-        commands.send(new RecordPaymentCaptureCommand(event.sessionId(), event.paymentId(), info));
+        PaymentRail rail = railOf(event.order());
+        CaptureOutcome outcome = moneyCalls.callOnce(Kind.CAPTURE, event.paymentId().value(), event.sessionId(),
+                () -> rail.capture(operation, event.captureAmount()),
+                () -> rail.queryCapture(operation, event.captureAmount()), CaptureOutcome.Unknown::new);
+        recordCapture(event.sessionId(), event.paymentId(), outcome);
+    }
+
+    @EventHandler
+    void on(PaymentCaptureQueryRequestedEvent event) {
+        RailOperation operation = new RailOperation(event.sessionId(), event.paymentId(), event.order());
+        CaptureOutcome outcome = moneyCalls.query(Kind.CAPTURE, event.paymentId().value(),
+                () -> railOf(event.order()).queryCapture(operation, event.captureAmount()), CaptureOutcome.Unknown::new);
+        recordCapture(event.sessionId(), event.paymentId(), outcome);
+    }
+
+    private void recordCapture(SessionId session, PaymentId payment, CaptureOutcome outcome) {
+        commands.send(outcome instanceof CaptureOutcome.Captured captured
+                ? new RecordPaymentCaptureCommand(session, payment, captured.transactionInfo())
+                : new RecordCaptureOutcomeUnknownCommand(session, payment, ((CaptureOutcome.Unknown) outcome).reason()));
     }
 
     @EventHandler
@@ -112,10 +147,30 @@ public class PaymentProcess {
     @EventHandler
     void on(RefundRequestedEvent event) {
         RailOperation operation = new RailOperation(event.sessionId(), event.paymentId(), event.order());
-        RefundOutcome outcome = await(railOf(event.order()).refund(operation, event.refundId(), event.amount()));
-        commands.send(outcome instanceof RefundOutcome.Declined declined
-                ? new RecordRefundOutcomeCommand(event.sessionId(), event.refundId(), false, declined.reason())
-                : new RecordRefundOutcomeCommand(event.sessionId(), event.refundId(), true, null));
+        PaymentRail rail = railOf(event.order());
+        RefundOutcome outcome = moneyCalls.callOnce(Kind.REFUND, event.refundId().value(), event.sessionId(),
+                () -> rail.refund(operation, event.refundId(), event.amount()),
+                () -> rail.queryRefund(operation, event.refundId(), event.amount()), RefundOutcome.Unknown::new);
+        recordRefund(event.sessionId(), event.refundId(), outcome);
+    }
+
+    @EventHandler
+    void on(RefundOutcomeQueryRequestedEvent event) {
+        RailOperation operation = new RailOperation(event.sessionId(), event.paymentId(), event.order());
+        RefundOutcome outcome = moneyCalls.query(Kind.REFUND, event.refundId().value(),
+                () -> railOf(event.order()).queryRefund(operation, event.refundId(), event.amount()),
+                RefundOutcome.Unknown::new);
+        recordRefund(event.sessionId(), event.refundId(), outcome);
+    }
+
+    private void recordRefund(SessionId session, RefundId refund, RefundOutcome outcome) {
+        if (outcome instanceof RefundOutcome.Accepted) {
+            commands.send(new RecordRefundOutcomeCommand(session, refund, true, null));
+        } else if (outcome instanceof RefundOutcome.Declined declined) {
+            commands.send(new RecordRefundOutcomeCommand(session, refund, false, declined.reason()));
+        } else {
+            commands.send(new RecordRefundOutcomeUnknownCommand(session, refund, ((RefundOutcome.Unknown) outcome).reason()));
+        }
     }
 
     private PaymentRail railOf(RailOrder order) {

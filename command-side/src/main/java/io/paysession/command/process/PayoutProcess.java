@@ -8,6 +8,7 @@ import io.paysession.api.session.PayoutOutcomeQueryRequestedEvent;
 import io.paysession.api.session.PayoutStartedEvent;
 import io.paysession.api.session.RecordPayoutOutcomeCommand;
 import io.paysession.api.session.RefusePayoutCommand;
+import io.paysession.command.process.RailCallJournal.Kind;
 import io.paysession.command.rails.PayoutOperation;
 import io.paysession.command.rails.PayoutRail;
 import io.paysession.command.rails.PrecheckResult;
@@ -19,7 +20,8 @@ import org.springframework.stereotype.Component;
 /**
  * Drives payouts through their bank, as {@link PaymentProcess} drives payments: a started payout is
  * pre-checked (a recipient verification is not: it is confirmed at once), a confirmed one sent, an
- * unknown outcome queried when its deadline says so. Same processor, same guarantees.
+ * unknown outcome queried when its deadline says so. Same processor, same guarantees: a payout is sent at
+ * most once per payout id ({@link MoneyMovingCalls}); after that only its query is asked.
  */
 @Component
 @ProcessingGroup(PaymentProcess.PROCESSING_GROUP)
@@ -29,11 +31,14 @@ public class PayoutProcess {
     private final PayoutRail rail;
     private final ProcessCommandSender commands;
     private final RailAnswers answers;
+    private final MoneyMovingCalls moneyCalls;
 
-    public PayoutProcess(PayoutRail rail, ProcessCommandSender commands, RailAnswers answers) {
+    public PayoutProcess(PayoutRail rail, ProcessCommandSender commands, RailAnswers answers,
+                         MoneyMovingCalls moneyCalls) {
         this.rail = rail;
         this.commands = commands;
         this.answers = answers;
+        this.moneyCalls = moneyCalls;
     }
 
     @EventHandler
@@ -52,15 +57,17 @@ public class PayoutProcess {
 
     @EventHandler
     void on(PayoutConfirmedEvent event) {
-        AuthorizationOutcome outcome = answers.await(rail.send(
-                new PayoutOperation(event.sessionId(), event.payoutId(), event.payout())));
+        PayoutOperation operation = new PayoutOperation(event.sessionId(), event.payoutId(), event.payout());
+        AuthorizationOutcome outcome = moneyCalls.callOnce(Kind.PAYOUT, event.payoutId().value(), event.sessionId(),
+                () -> rail.send(operation), () -> rail.queryOutcome(operation), AuthorizationOutcome.Unknown::new);
         commands.send(new RecordPayoutOutcomeCommand(event.sessionId(), event.payoutId(), outcome));
     }
 
     @EventHandler
     void on(PayoutOutcomeQueryRequestedEvent event) {
-        AuthorizationOutcome outcome = answers.await(rail.queryOutcome(
-                new PayoutOperation(event.sessionId(), event.payoutId(), event.payout())));
+        PayoutOperation operation = new PayoutOperation(event.sessionId(), event.payoutId(), event.payout());
+        AuthorizationOutcome outcome = moneyCalls.query(Kind.PAYOUT, event.payoutId().value(),
+                () -> rail.queryOutcome(operation), AuthorizationOutcome.Unknown::new);
         commands.send(new RecordPayoutOutcomeCommand(event.sessionId(), event.payoutId(), outcome));
     }
 }

@@ -17,6 +17,8 @@ import io.paysession.api.session.MarkPaymentReadyToConfirmCommand;
 import io.paysession.api.session.OperationState;
 import io.paysession.api.session.PaymentActionRequiredEvent;
 import io.paysession.api.session.PaymentAuthorizedEvent;
+import io.paysession.api.session.PaymentCaptureOutcomeUnknownEvent;
+import io.paysession.api.session.PaymentCaptureQueryRequestedEvent;
 import io.paysession.api.session.PaymentCaptureRequestedEvent;
 import io.paysession.api.session.PaymentConfirmedEvent;
 import io.paysession.api.session.PaymentData;
@@ -47,14 +49,19 @@ import io.paysession.api.session.StartPayoutCommand;
 import io.paysession.api.session.QrAppMethod;
 import io.paysession.api.session.RailOrder;
 import io.paysession.api.session.RecordPaymentAuthorizationCommand;
+import io.paysession.api.session.RecordCaptureOutcomeUnknownCommand;
 import io.paysession.api.session.RecordPaymentCaptureCommand;
+import io.paysession.api.session.RecordRefundOutcomeUnknownCommand;
 import io.paysession.api.session.RecordRefundOutcomeCommand;
 import io.paysession.api.session.RecurrentTokenGrantedEvent;
 import io.paysession.api.session.RefundAcceptedEvent;
 import io.paysession.api.session.RefundDeclinedEvent;
 import io.paysession.api.session.RefundId;
+import io.paysession.api.session.RefundOutcomeQueryRequestedEvent;
+import io.paysession.api.session.RefundOutcomeUnknownEvent;
 import io.paysession.api.session.RefundRequestedEvent;
 import io.paysession.api.session.RefundSessionCommand;
+import io.paysession.api.session.SessionLimits;
 import io.paysession.api.session.RefusePaymentCommand;
 import io.paysession.api.session.SessionCancelledEvent;
 import io.paysession.api.session.SessionCreatedEvent;
@@ -98,6 +105,7 @@ public class Session {
     static final String PAYER_ACTION_TIMEOUT = "payer-action-timeout";
     static final String CAPTURE_TIMEOUT = "capture-timeout";
     static final String OUTCOME_QUERY = "outcome-query";
+    static final String REFUND_OUTCOME_QUERY = "refund-outcome-query";
 
     @AggregateIdentifier
     private SessionId sessionId;
@@ -114,10 +122,14 @@ public class Session {
     private PartnerTerms terms;
     private boolean recurrentRequested;
     private int outcomeQueries;
+    private int captureQueries;
     private Money captured;
     private Money refunded;
     private final Map<RefundId, Money> refundsInFlight = new HashMap<>();
     private final Set<RefundId> refundIds = new HashSet<>();
+    /** Per refund whose answer was lost: how often the rail was asked, and the stage its query deadline guards. */
+    private final Map<RefundId, Integer> refundQueries = new HashMap<>();
+    private final Map<RefundId, Integer> refundStages = new HashMap<>();
 
     protected Session() {
         // for Axon: rebuilt from events
@@ -307,6 +319,20 @@ public class Session {
         succeed(command.transactionInfo(), captured, WireFormat.now(clock));
     }
 
+    /**
+     * The rail's answer to the capture was lost: the capture may have happened, so it is never sent again; the
+     * rail is asked about it when the deadline falls due (doubling, capped, as for authorizations).
+     */
+    @CommandHandler
+    public void handle(RecordCaptureOutcomeUnknownCommand command, Clock clock, DeadlineManager deadlines,
+                       SessionTimeLimits limits) {
+        requirePayment(command.paymentId());
+        advance(Trigger.CAPTURE_OUTCOME_UNKNOWN);
+        apply(new PaymentCaptureOutcomeUnknownEvent(sessionId, paymentId, command.reason(), captureQueries,
+                WireFormat.now(clock)));
+        schedule(deadlines, OUTCOME_QUERY, limits.outcomeQueryDelay(captureQueries));
+    }
+
     @CommandHandler
     public void handle(RefundSessionCommand command, Clock clock) {
         requireProject(command.project());
@@ -314,6 +340,10 @@ public class Session {
         advance(Trigger.REFUND);
         if (refundIds.contains(command.refundId())) {
             throw PaymentsException.wrongState("The refund " + command.refundId() + " exists already");
+        }
+        if (refundIds.size() >= SessionLimits.MAX_REFUNDS_PER_PAYMENT) {
+            throw new PaymentsException(ErrorCode.REFUND_LIMIT_EXCEEDED, "A payment takes at most "
+                    + SessionLimits.MAX_REFUNDS_PER_PAYMENT + " refunds, and this one has had them");
         }
         Money left = captured.minus(refunded).minus(inFlight());
         Money amount = command.amount() == null ? left : command.amount();
@@ -336,6 +366,33 @@ public class Session {
             apply(new RefundAcceptedEvent(sessionId, paymentId, command.refundId(), now));
         } else {
             apply(new RefundDeclinedEvent(sessionId, paymentId, command.refundId(), command.declineReason(), now));
+        }
+    }
+
+    /**
+     * The rail's answer to a refund was lost: the refund may have been paid, so it stays in progress (and its
+     * amount counts against what is left to refund) and the rail is asked about it when the deadline falls due.
+     */
+    @CommandHandler
+    public void handle(RecordRefundOutcomeUnknownCommand command, Clock clock, DeadlineManager deadlines,
+                       SessionTimeLimits limits) {
+        RefundId refundId = command.refundId();
+        if (!refundsInFlight.containsKey(refundId)) {
+            throw PaymentsException.wrongState("The refund " + refundId + " is not in progress");
+        }
+        int queries = refundQueries.getOrDefault(refundId, 0);
+        apply(new RefundOutcomeUnknownEvent(sessionId, paymentId, refundId, command.reason(), queries,
+                WireFormat.now(clock)));
+        deadlines.schedule(limits.outcomeQueryDelay(queries), REFUND_OUTCOME_QUERY,
+                new StageDeadline(refundId.value(), refundStages.get(refundId)));
+    }
+
+    @DeadlineHandler(deadlineName = REFUND_OUTCOME_QUERY)
+    void onRefundOutcomeQueryDue(StageDeadline deadline, Clock clock) {
+        RefundId refundId = RefundId.of(deadline.operationId());
+        if (refundsInFlight.containsKey(refundId) && refundStages.getOrDefault(refundId, 0) == deadline.stage()) {
+            apply(new RefundOutcomeQueryRequestedEvent(sessionId, paymentId, refundId, order,
+                    refundsInFlight.get(refundId), refundQueries.getOrDefault(refundId, 0) + 1, WireFormat.now(clock)));
         }
     }
 
@@ -367,7 +424,10 @@ public class Session {
     @DeadlineHandler(deadlineName = OUTCOME_QUERY)
     void onOutcomeQueryDue(StageDeadline deadline, Clock clock) {
         if (isCurrent(deadline) && allows(Trigger.OUTCOME_QUERY_DUE)) {
-            if (payoutId != null) {
+            if (operationState == OperationState.CAPTURING) {
+                apply(new PaymentCaptureQueryRequestedEvent(sessionId, paymentId, order, captured, captureQueries + 1,
+                        WireFormat.now(clock)));
+            } else if (payoutId != null) {
                 apply(new PayoutOutcomeQueryRequestedEvent(sessionId, payoutId, payout, outcomeQueries + 1,
                         WireFormat.now(clock)));
             } else {
@@ -614,6 +674,16 @@ public class Session {
     }
 
     @EventSourcingHandler
+    void on(PaymentCaptureOutcomeUnknownEvent event) {
+        enter(OperationState.CAPTURING);
+    }
+
+    @EventSourcingHandler
+    void on(PaymentCaptureQueryRequestedEvent event) {
+        captureQueries = event.query();
+    }
+
+    @EventSourcingHandler
     void on(PaymentSucceededEvent event) {
         captured = event.capturedAmount();
         refunded = new Money(0, captured.currency());
@@ -637,6 +707,16 @@ public class Session {
     void on(RefundRequestedEvent event) {
         refundIds.add(event.refundId());
         refundsInFlight.put(event.refundId(), event.amount());
+    }
+
+    @EventSourcingHandler
+    void on(RefundOutcomeUnknownEvent event) {
+        refundStages.merge(event.refundId(), 1, Integer::sum);
+    }
+
+    @EventSourcingHandler
+    void on(RefundOutcomeQueryRequestedEvent event) {
+        refundQueries.put(event.refundId(), event.query());
     }
 
     @EventSourcingHandler

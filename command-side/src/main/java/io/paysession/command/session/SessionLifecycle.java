@@ -48,6 +48,7 @@ final class SessionLifecycle {
         DECLINED("the rail's decline"),
         CAPTURE("session/capture"),
         CAPTURE_COMPLETED("the rail's capture"),
+        CAPTURE_OUTCOME_UNKNOWN("the rail's lost answer to a capture"),
         CAPTURE_TIMEOUT("the capture time limit"),
         REFUND("session/refund");
 
@@ -101,6 +102,8 @@ final class SessionLifecycle {
             rule(ANY,     AWAITING_CAPTURE,       Trigger.CANCEL,                 FAILED),
             rule(ANY,     AWAITING_CAPTURE,       Trigger.CAPTURE_TIMEOUT,        FAILED),
             rule(ANY,     CAPTURING,              Trigger.CAPTURE_COMPLETED,      SUCCEEDED),
+            rule(ANY,     CAPTURING,              Trigger.CAPTURE_OUTCOME_UNKNOWN, CAPTURING),
+            rule(ANY,     CAPTURING,              Trigger.OUTCOME_QUERY_DUE,      CAPTURING),
             rule(ANY,     SUCCEEDED,              Trigger.REFUND,                 SUCCEEDED)
     );
 

@@ -24,7 +24,9 @@ import io.paysession.api.session.PaymentFailedEvent;
 import io.paysession.api.session.PaymentHoldReleasedEvent;
 import io.paysession.api.session.PaymentId;
 import io.paysession.api.session.PaymentMethod;
+import io.paysession.api.session.PaymentCaptureQueryRequestedEvent;
 import io.paysession.api.session.PaymentOutcomeQueryRequestedEvent;
+import io.paysession.api.session.RecordCaptureOutcomeUnknownCommand;
 import io.paysession.api.session.RecordPaymentAuthorizationCommand;
 import io.paysession.api.session.RecordPaymentCaptureCommand;
 import io.paysession.api.session.RecordRefundOutcomeCommand;
@@ -221,7 +223,7 @@ final class ScenarioRun {
 
     /** The trigger of a deadline that acted, told by the event it produced. */
     private static Optional<Trigger> deadlineTrigger(SessionEvent event) {
-        if (event instanceof PaymentOutcomeQueryRequestedEvent) {
+        if (event instanceof PaymentOutcomeQueryRequestedEvent || event instanceof PaymentCaptureQueryRequestedEvent) {
             return Optional.of(Trigger.OUTCOME_QUERY_DUE);
         }
         if (event instanceof PaymentHoldReleasedEvent) {
@@ -329,6 +331,8 @@ final class ScenarioRun {
             case CAPTURE -> capture(AmountKind.of(choice), percent, false, description);
             case CAPTURE_COMPLETED -> fromProcess(description, new RecordPaymentCaptureCommand(session, PAYMENT, AUTH),
                     trigger, false);
+            case CAPTURE_OUTCOME_UNKNOWN -> fromProcess(description, new RecordCaptureOutcomeUnknownCommand(session,
+                    PAYMENT, ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT, "no answer")), trigger, false);
             case REFUND -> {
                 List<RefundId> running = stream.refundsInFlight();
                 yield !running.isEmpty() && choice % 2 == 1

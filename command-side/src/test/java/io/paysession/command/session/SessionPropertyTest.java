@@ -3,6 +3,8 @@ package io.paysession.command.session;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.session.PaymentActionRequiredEvent;
 import io.paysession.api.session.PaymentAuthorizedEvent;
+import io.paysession.api.session.PaymentCaptureOutcomeUnknownEvent;
+import io.paysession.api.session.PaymentCaptureQueryRequestedEvent;
 import io.paysession.api.session.PaymentCaptureRequestedEvent;
 import io.paysession.api.session.PaymentConfirmedEvent;
 import io.paysession.api.session.PaymentFailedEvent;
@@ -90,7 +92,8 @@ class SessionPropertyTest {
         return Stream.of(SessionCreatedEvent.class, PaymentStartedEvent.class, PaymentReadyToConfirmEvent.class,
                         PaymentConfirmedEvent.class, PaymentActionRequiredEvent.class, PaymentOutcomeUnknownEvent.class,
                         PaymentOutcomeQueryRequestedEvent.class, PaymentAuthorizedEvent.class,
-                        PaymentCaptureRequestedEvent.class, PaymentSucceededEvent.class, PaymentFailedEvent.class,
+                        PaymentCaptureRequestedEvent.class, PaymentCaptureOutcomeUnknownEvent.class,
+                        PaymentCaptureQueryRequestedEvent.class, PaymentSucceededEvent.class, PaymentFailedEvent.class,
                         PaymentHoldReleasedEvent.class, SessionCancelledEvent.class, RefundRequestedEvent.class,
                         RefundAcceptedEvent.class, RefundDeclinedEvent.class)
                 .map(Class::getSimpleName)

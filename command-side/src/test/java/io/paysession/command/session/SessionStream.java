@@ -4,6 +4,8 @@ import io.paysession.api.money.Money;
 import io.paysession.api.session.OperationState;
 import io.paysession.api.session.PaymentActionRequiredEvent;
 import io.paysession.api.session.PaymentAuthorizedEvent;
+import io.paysession.api.session.PaymentCaptureOutcomeUnknownEvent;
+import io.paysession.api.session.PaymentCaptureQueryRequestedEvent;
 import io.paysession.api.session.PaymentCaptureRequestedEvent;
 import io.paysession.api.session.PaymentConfirmedEvent;
 import io.paysession.api.session.PaymentFailedEvent;
@@ -83,6 +85,8 @@ final class SessionStream {
     private int unknownQueriesMade;
     private Instant unknownAt;
     private boolean queryAskedSinceUnknown;
+    private boolean captureUnknown;
+    private int captureQueriesAsked;
 
     private Money authorized;
     private Money captureRequested;
@@ -170,6 +174,31 @@ final class SessionStream {
             samePayment(capture.paymentId());
             captureRequested = capture.captureAmount();
             check(captureRequested.minorUnits() > 0, () -> "[amounts] a capture of " + captureRequested);
+            move(event, CAPTURING);
+        } else if (event instanceof PaymentCaptureOutcomeUnknownEvent unknown) {
+            samePayment(unknown.paymentId());
+            check(state == CAPTURING, () -> "[transitions] a capture's answer is lost while the payment is " + state);
+            check(unknown.queriesMade() == captureQueriesAsked,
+                    () -> "[stream] " + name(event) + " counts " + unknown.queriesMade() + " queries, "
+                            + captureQueriesAsked + " were asked");
+            captureUnknown = true;
+            unknownQueriesMade = unknown.queriesMade();
+            unknownAt = unknown.occurredAt();
+            queryAskedSinceUnknown = false;
+            move(event, CAPTURING);
+        } else if (event instanceof PaymentCaptureQueryRequestedEvent query) {
+            samePayment(query.paymentId());
+            check(state == CAPTURING && captureUnknown, () -> "[transitions] a capture is queried only while its "
+                    + "outcome is unknown, not while " + state);
+            check(query.query() == captureQueriesAsked + 1,
+                    () -> "[stream] capture query " + query.query() + " after " + captureQueriesAsked);
+            check(query.captureAmount().equals(captureRequested),
+                    () -> "[amounts] the rail is asked about a capture of " + query.captureAmount() + " where "
+                            + captureRequested + " was requested");
+            check(!queryAskedSinceUnknown, () -> "[transitions] the rail is asked about the capture again before it "
+                    + "answered the last query");
+            captureQueriesAsked++;
+            queryAskedSinceUnknown = true;
             move(event, CAPTURING);
         } else if (event instanceof PaymentSucceededEvent succeeded) {
             samePayment(succeeded.paymentId());
@@ -286,7 +315,7 @@ final class SessionStream {
             requireBefore(now, enteredAt, limits.payerActionWindow(method), "the payer");
         } else if (state == AWAITING_CAPTURE) {
             requireBefore(now, enteredAt, limits.capture(), "the capture");
-        } else if (state == OUTCOME_UNKNOWN && !queryAskedSinceUnknown) {
+        } else if ((state == OUTCOME_UNKNOWN || state == CAPTURING && captureUnknown) && !queryAskedSinceUnknown) {
             // each unknown answer starts the wait for the next query anew
             requireBefore(now, unknownAt, limits.outcomeQueryDelay(unknownQueriesMade), "the next query of the rail");
         }

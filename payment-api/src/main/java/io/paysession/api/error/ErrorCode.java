@@ -20,6 +20,8 @@ public enum ErrorCode {
     IDEMPOTENCY_KEY_ALREADY_EXISTS("idempotency_key_already_exists", 400),
     IDEMPOTENCY_KEY_NOT_SUPPORTED("idempotency_key_not_supported", 400),
     REFUND_AMOUNT_TOO_LARGE("refund_amount_too_large", 400),
+    /** Not in the contract's list: none of its codes says "this payment takes no more refunds" (decisions.md). */
+    REFUND_LIMIT_EXCEEDED("refund_limit_exceeded", 400),
     CAPTURE_AMOUNT_TOO_LARGE("capture_amount_too_large", 400),
     CARD_NUMBER_DOES_NOT_EXIST("card_number_does_not_exist", 400),
     BANK_CARD_EXPIRED("bank_card_expired", 400),

@@ -21,7 +21,7 @@ class ErrorCodeTest {
     }
 
     @Test
-    void wireCodesAreExactlyThoseOfDecisionsSectionTwo() {
+    void wireCodesAreExactlyThoseOfDecisionsSectionTwoAndTheOnesDocsDecisionsAdds() {
         assertThat(Arrays.stream(ErrorCode.values()).map(ErrorCode::code)).containsExactlyInAnyOrder(
                 "invalid_request", "authentication_error", "authorization_error", "session_not_found",
                 "session_wrong_state", "idempotency_key_params_mismatch", "idempotency_key_already_exists",
@@ -29,7 +29,9 @@ class ErrorCodeTest {
                 "card_number_does_not_exist", "bank_card_expired", "declined_by_issuer_bank", "insufficient_funds",
                 "3DS_error", "provider_timeout", "account_not_found", "confirm_timeout", "capture_timeout",
                 "action_timeout", "qr_expired", "session_cancelled", "session_cancelled_by_partner",
-                "recurrent_token_inactive", "internal_error", "service_unavailable");
+                "recurrent_token_inactive", "internal_error", "service_unavailable",
+                // docs/decisions.md, "Unbounded input"
+                "refund_limit_exceeded");
     }
 
     @ParameterizedTest

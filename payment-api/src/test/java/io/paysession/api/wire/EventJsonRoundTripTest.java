@@ -116,6 +116,17 @@ class EventJsonRoundTripTest {
                 new RefundSessionCommand(SESSION, RefundId.of("rf_9"), PROJECT, null, json("\"r\"")),
                 new RecordPaymentCaptureCommand(SESSION, PAYMENT, new TransactionInfo(null, null, "A123")),
                 new RecordRefundOutcomeCommand(SESSION, RefundId.of("rf_9"), false, DECLINE),
+                new PaymentCaptureOutcomeUnknownEvent(SESSION, PAYMENT, ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT,
+                        "no answer"), 0, at(7)),
+                new PaymentCaptureQueryRequestedEvent(SESSION, PAYMENT, RAIL_ORDER, Money.of(700, "eur"), 1, at(8)),
+                new RefundOutcomeUnknownEvent(SESSION, PAYMENT, RefundId.of("rf_9"), ErrorDetails.of(
+                        ErrorCode.PROVIDER_TIMEOUT, "no answer"), 0, at(8)),
+                new RefundOutcomeQueryRequestedEvent(SESSION, PAYMENT, RefundId.of("rf_9"), RAIL_ORDER,
+                        Money.of(300, "eur"), 1, at(9)),
+                new RecordCaptureOutcomeUnknownCommand(SESSION, PAYMENT, ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT,
+                        "no answer")),
+                new RecordRefundOutcomeUnknownCommand(SESSION, RefundId.of("rf_9"), ErrorDetails.of(
+                        ErrorCode.PROVIDER_TIMEOUT, "no answer")),
                 new RecordPaymentAuthorizationCommand(SESSION, PAYMENT, new AuthorizationOutcome.Held(TRANSACTION)),
                 new RecordPaymentAuthorizationCommand(SESSION, PAYMENT, new AuthorizationOutcome.Unknown(DECLINE)),
                 new RecordPaymentAuthorizationCommand(SESSION, PAYMENT, new AuthorizationOutcome.PayerActionRequired(

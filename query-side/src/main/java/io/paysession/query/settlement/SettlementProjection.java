@@ -17,13 +17,17 @@ import org.axonframework.eventhandling.WrappedToken;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.queryhandling.QueryHandler;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
+
+import java.time.Duration;
 
 /**
  * The reconciliation read model. A tracking processor with one segment sees every event in the store's
  * order and records the position up to which it has handled every event (below the lowest gap a
- * transaction still open leaves), so a report says exactly which events it covers. The
+ * transaction still open leaves, unless that gap is older than the event store's gap time-out: its
+ * transaction is gone), so a report says exactly which events it covers. The
  * session as it was before and after an event is folded from the event store, as the verification does.
  */
 @Component
@@ -32,17 +36,27 @@ public class SettlementProjection {
 
     public static final String PROCESSING_GROUP = "settlement";
 
+    /** The event store's gap time-out ({@code payments.events.gap-timeout}) when none is configured. */
+    public static final Duration DEFAULT_GAP_TIMEOUT = Duration.ofSeconds(10);
+
     private final EventStore eventStore;
     private final SettlementStore store;
+    private final Duration gapTimeout;
 
     @Autowired
-    public SettlementProjection(EventStore eventStore, JdbcTemplate jdbc) {
-        this(eventStore, new SettlementStore(jdbc, "settlement"));
+    public SettlementProjection(EventStore eventStore, JdbcTemplate jdbc,
+                                @Value("${payments.events.gap-timeout:10s}") Duration gapTimeout) {
+        this(eventStore, new SettlementStore(jdbc, "settlement"), gapTimeout);
     }
 
     public SettlementProjection(EventStore eventStore, SettlementStore store) {
+        this(eventStore, store, DEFAULT_GAP_TIMEOUT);
+    }
+
+    public SettlementProjection(EventStore eventStore, SettlementStore store, Duration gapTimeout) {
         this.eventStore = eventStore;
         this.store = store;
+        this.gapTimeout = gapTimeout;
     }
 
     @EventHandler
@@ -52,7 +66,13 @@ public class SettlementProjection {
             handle(event, domain.getIdentifier(), domain.getSequenceNumber(), store.positionOfEvent(domain.getIdentifier()));
         }
         long covered = coveredPosition(message);
-        if (covered >= 0) {
+        if (covered < 0) {
+            return;
+        }
+        TrackingToken token = WrappedToken.unwrapLowerBound(((TrackedEventMessage<?>) message).trackingToken());
+        if (token instanceof GapAwareTrackingToken gapAware) {
+            store.advanceTo(covered, gapAware.getIndex(), gapAware.getGaps(), gapTimeout);
+        } else {
             store.advanceTo(covered);
         }
     }

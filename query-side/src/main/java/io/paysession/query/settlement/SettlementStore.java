@@ -6,8 +6,10 @@ import io.paysession.api.settlement.SettlementRules;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.sql.Date;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.SortedSet;
 import java.util.regex.Pattern;
 
 /**
@@ -55,6 +57,36 @@ public class SettlementStore {
     public void advanceTo(long globalIndex) {
         jdbc.update("insert into " + prefix + "_position (id, global_index) values (1, ?) on conflict (id) do update "
                 + "set global_index = greatest(" + prefix + "_position.global_index, excluded.global_index)", globalIndex);
+    }
+
+    /**
+     * The live projection's position after an event: every position up to {@code covered} is handled, the
+     * highest is {@code highest}, and {@code gaps} (all between the two) are missing, seen since they were first
+     * recorded; a gap older than {@code gapTimeout} no longer holds the position back ({@link #giveUpGaps}).
+     */
+    public void advanceTo(long covered, long highest, SortedSet<Long> gaps, Duration gapTimeout) {
+        Long[] missing = gaps.toArray(new Long[0]);
+        jdbc.update("delete from " + prefix + "_gap where not (global_index = any (?))", (Object) missing);
+        jdbc.update("insert into " + prefix + "_gap (global_index, seen_at) select unnest(?::bigint[]), now() "
+                + "on conflict (global_index) do nothing", (Object) missing);
+        jdbc.update("insert into " + prefix + "_position (id, global_index, token_index) values (1, ?, ?) "
+                + "on conflict (id) do update set global_index = greatest(" + prefix + "_position.global_index, "
+                + "excluded.global_index), token_index = greatest(" + prefix + "_position.token_index, "
+                + "excluded.token_index)", covered, highest);
+        giveUpGaps(gapTimeout);
+    }
+
+    /**
+     * Moves the position past the gaps recorded longer than {@code gapTimeout} ago: the transactions that left
+     * them will never commit (none runs that long), so every committed event up to the next younger gap, or
+     * up to the highest position handled, is in the tables. Times are the database's, so nodes' clocks do not
+     * matter. Called after each event and regularly, for the time no event arrives.
+     */
+    public void giveUpGaps(Duration gapTimeout) {
+        jdbc.update("update " + prefix + "_position p set global_index = greatest(p.global_index, coalesce("
+                + "(select min(g.global_index) - 1 from " + prefix + "_gap g "
+                + "where g.seen_at > now() - ? * interval '1 millisecond'), p.token_index)) "
+                + "where p.id = 1 and p.token_index is not null", gapTimeout.toMillis());
     }
 
     /** An event's global position in the store (Axon's JDBC schema). */

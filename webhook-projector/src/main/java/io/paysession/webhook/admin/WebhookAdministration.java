@@ -5,6 +5,7 @@ import io.paysession.webhook.delivery.WebhookMetrics;
 import io.paysession.webhook.notification.NewNotification;
 import io.paysession.webhook.notification.NotificationDerivation;
 import io.paysession.webhook.notification.NotificationOutbox;
+import io.paysession.webhook.notification.NotificationsRedelivered;
 import io.paysession.webhook.notification.NotificationsStored;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.slf4j.Logger;
@@ -17,6 +18,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -72,15 +74,18 @@ public class WebhookAdministration {
         if (redelivered.isEmpty()) {
             return Optional.empty();
         }
-        announce(RedeliveryOperation.REDELIVER, requestedBy, redelivered, "notification " + id);
-        return store.find(id);
+        Optional<NotificationRecord> record = store.find(id);
+        announce(RedeliveryOperation.REDELIVER, requestedBy, redelivered, "notification " + id,
+                record.map(NotificationRecord::project).stream().toList());
+        return record;
     }
 
     /** Makes every parked notification of the partner pending again; their ids. */
     public List<UUID> redeliverParked(String project, String requestedBy) {
         List<UUID> redelivered = store.redeliverParked(project,
                 request(requestedBy, RedeliveryOperation.REDELIVER_PARKED));
-        announce(RedeliveryOperation.REDELIVER_PARKED, requestedBy, redelivered, "parked notifications of " + project);
+        announce(RedeliveryOperation.REDELIVER_PARKED, requestedBy, redelivered, "parked notifications of " + project,
+                List.of(project));
         return redelivered;
     }
 
@@ -100,7 +105,8 @@ public class WebhookAdministration {
             List<UUID> restored = derived.stream().filter(outbox::add).map(NewNotification::id).toList();
             return store.redeliver(ids, restored, request);
         });
-        announce(RedeliveryOperation.RESEND_SESSION, requestedBy, redelivered, "notifications of session " + sessionId);
+        announce(RedeliveryOperation.RESEND_SESSION, requestedBy, redelivered, "notifications of session " + sessionId,
+                derived.stream().map(NewNotification::project).distinct().toList());
         return Optional.of(store.ofSession(sessionId).stream().filter(record -> ids.contains(record.id())).toList());
     }
 
@@ -108,14 +114,19 @@ public class WebhookAdministration {
         return new RedeliveryRequest(requestedBy, operation, WireFormat.now(clock));
     }
 
-    /** After the commit: the dispatcher sends them now rather than at its next poll. */
-    private void announce(RedeliveryOperation operation, String requestedBy, List<UUID> redelivered, String what) {
+    /**
+     * After the commit: the dispatcher sends them now rather than at its next poll, letting a probe through
+     * the partners' open circuits at once (an operator asked for it).
+     */
+    private void announce(RedeliveryOperation operation, String requestedBy, List<UUID> redelivered, String what,
+                          List<String> projects) {
         if (redelivered.isEmpty()) {
             return;
         }
         metrics.redelivered(operation.wireName(), redelivered.size());
         log.info("Redelivery ({}) of {} asked by {}: {} notification(s) pending again", operation.wireName(), what,
                 requestedBy, redelivered.size());
+        events.publishEvent(new NotificationsRedelivered(Set.copyOf(projects)));
         events.publishEvent(DUE);
     }
 }

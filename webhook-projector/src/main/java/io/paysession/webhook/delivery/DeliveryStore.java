@@ -76,6 +76,18 @@ public class DeliveryStore {
              WHERE id = ? AND claimed_by = ?
             """;
 
+    // Only rows nobody holds; the window has ended when it started a whole retry window ago.
+    private static final String PARK_UNSENT = """
+            UPDATE webhook_notification
+               SET state = 'PARKED', last_error = ?
+             WHERE state = 'PENDING'
+               AND project = ANY (?)
+               AND next_attempt_at <= ?
+               AND window_started_at <= ?
+               AND (claimed_until IS NULL OR claimed_until < ?)
+            RETURNING id, session_id, project, type
+            """;
+
     private static final String ATTEMPT = """
             INSERT INTO webhook_attempt (notification_id, attempt_number, attempted_at, http_status, latency_ms, error,
                                          redelivery)
@@ -155,6 +167,27 @@ public class DeliveryStore {
             jdbc.update(RELEASE, notification.id(), node);
         }
         return new Recorded(number, updated > 0);
+    }
+
+    /** A notification parked without a last attempt. */
+    public record Parked(UUID id, String sessionId, String project, String type) {
+    }
+
+    /**
+     * Parks the due, unclaimed notifications of {@code projects} whose retry window opened at or before
+     * {@code windowStartedBy}, with {@code reason} as their last error; no attempt is recorded, none was made.
+     */
+    public List<Parked> parkUnsent(Collection<String> projects, Instant windowStartedBy, Instant now, String reason) {
+        return jdbc.query(connection -> {
+            PreparedStatement statement = connection.prepareStatement(PARK_UNSENT);
+            statement.setString(1, reason);
+            statement.setArray(2, connection.createArrayOf("varchar", projects.toArray()));
+            statement.setObject(3, utc(now));
+            statement.setObject(4, utc(windowStartedBy));
+            statement.setObject(5, utc(now));
+            return statement;
+        }, (rs, row) -> new Parked(rs.getObject("id", UUID.class), rs.getString("session_id"), rs.getString("project"),
+                rs.getString("type")));
     }
 
     /** Gives a claimed notification back untried; it does not count as an attempt. */

@@ -1,6 +1,7 @@
 package io.paysession.webhook.delivery;
 
 import io.paysession.api.wire.WireFormat;
+import io.paysession.webhook.notification.NotificationsRedelivered;
 import io.paysession.webhook.notification.NotificationsStored;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -9,10 +10,13 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -21,11 +25,13 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
 
 /**
  * Sends the outbox. One thread claims due notifications; a bounded pool sends them, so a partner that
- * hangs holds up only its own sends, and no more than its per-partner share of the pool. The claim
+ * hangs holds up only its own sends, and no more than its per-partner share of the pool; the last
+ * (reserved) slots go only to partners with nothing in flight, so hanging partners never hold them all.
+ * Each partner's endpoint has a circuit ({@link PartnerCircuits}): while it is open, the partner is left out
+ * of the claims, and its notifications whose retry window ends meanwhile are parked unsent. The claim
  * thread wakes on every poll interval, when the projector commits new notifications, and when a send
  * ends (which may free a slot or unblock the next notification of a session).
  * <p>
@@ -45,6 +51,10 @@ public class WebhookDispatcher implements SmartLifecycle {
     private final Clock clock = Clock.systemUTC();
     private final String node = "pid" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
 
+    private final PartnerCircuits circuits;
+    private final Duration parkingSweepInterval;
+    private Instant lastParkingSweep = Instant.EPOCH; // claimer thread only
+
     private final Semaphore wakeUps = new Semaphore(0);
     private final Object slots = new Object();
     private final Map<String, Integer> inFlightByProject = new HashMap<>(); // guarded by slots
@@ -61,6 +71,9 @@ public class WebhookDispatcher implements SmartLifecycle {
         this.properties = properties;
         this.retryPolicy = RetryPolicy.from(properties);
         this.metrics = metrics;
+        this.circuits = new PartnerCircuits(properties.circuitBreaker(), metrics);
+        this.parkingSweepInterval = properties.pollInterval().compareTo(Duration.ofSeconds(1)) > 0
+                ? properties.pollInterval() : Duration.ofSeconds(1);
     }
 
     @Override
@@ -118,6 +131,12 @@ public class WebhookDispatcher implements SmartLifecycle {
         wakeUp();
     }
 
+    @EventListener
+    public void on(NotificationsRedelivered redelivered) {
+        circuits.probeNow(redelivered.projects());
+        wakeUp();
+    }
+
     private void claimUntilStopped() {
         while (running) {
             boolean mayHaveMore = false;
@@ -134,36 +153,82 @@ public class WebhookDispatcher implements SmartLifecycle {
 
     /** True when the claim was full, so more may be due right away. */
     private boolean claimAndSend() {
-        int free;
-        Set<String> saturated;
-        synchronized (slots) {
-            free = properties.maxConcurrentDeliveries() - inFlight;
-            saturated = inFlightByProject.entrySet().stream()
-                    .filter(entry -> entry.getValue() >= properties.maxConcurrentDeliveriesPerPartner())
-                    .map(Map.Entry::getKey)
-                    .collect(Collectors.toSet());
-        }
-        if (free <= 0) {
-            return false;
-        }
-        int wanted = Math.min(free, properties.batchSize());
-        Instant now = now();
-        List<ClaimedNotification> claimed = store.claim(node, wanted, saturated, now, now.plus(properties.claimLease()));
-        for (ClaimedNotification notification : claimed) {
-            if (takeSlot(notification.project())) {
-                senders.execute(() -> deliver(notification));
-            } else {
-                // One claim brought more of a partner than its share; the rest waits for a free slot.
-                store.release(notification, node);
+        try (PartnerCircuits.Round round = circuits.round()) {
+            int free;
+            Set<String> skipped = new HashSet<>(round.blocked());
+            synchronized (slots) {
+                free = properties.maxConcurrentDeliveries() - inFlight;
+                // in the reserve, only partners with nothing in flight may start a send
+                boolean reserveOnly = inFlight >= properties.maxConcurrentDeliveries() - properties.effectiveReservedDeliveries();
+                inFlightByProject.forEach((project, count) -> {
+                    if (reserveOnly || count >= properties.maxConcurrentDeliveriesPerPartner()) {
+                        skipped.add(project);
+                    }
+                });
             }
+            parkExpiredWhileBlocked(round.blocked());
+            if (free <= 0) {
+                return false;
+            }
+            int wanted = Math.min(free, properties.batchSize());
+            Instant now = now();
+            List<ClaimedNotification> claimed = store.claim(node, wanted, skipped, now, now.plus(properties.claimLease()));
+            for (ClaimedNotification notification : claimed) {
+                dispatch(notification, round);
+            }
+            return claimed.size() == wanted;
         }
-        return claimed.size() == wanted;
     }
 
-    private void deliver(ClaimedNotification notification) {
+    /** Sends the notification if its partner has a free slot and its circuit lets it through, else gives it back. */
+    private void dispatch(ClaimedNotification notification, PartnerCircuits.Round round) {
+        if (!takeSlot(notification.project())) {
+            // One claim brought more of a partner than its share; the rest waits for a free slot.
+            store.release(notification, node);
+            return;
+        }
+        Optional<PartnerCircuits.Permit> permit = round.permit(notification.project(), notification.url());
+        if (permit.isEmpty()) {
+            // its circuit opened meanwhile, or its one probe is taken: untried, in order, window unchanged
+            freeSlot(notification.project());
+            store.release(notification, node);
+            return;
+        }
+        try {
+            senders.execute(() -> deliver(notification, permit.get()));
+        } catch (RuntimeException e) {
+            permit.get().giveBack();
+            freeSlot(notification.project());
+            throw e;
+        }
+    }
+
+    /**
+     * Notifications of partners whose circuit is open are not attempted, but their retry window still ends:
+     * those whose window is over are parked, as a failed attempt at the end of the window would park them.
+     */
+    private void parkExpiredWhileBlocked(Set<String> blocked) {
+        Instant now = now();
+        if (blocked.isEmpty() || now.isBefore(lastParkingSweep.plus(parkingSweepInterval))) {
+            return;
+        }
+        lastParkingSweep = now;
+        List<DeliveryStore.Parked> parked = store.parkUnsent(blocked, now.minus(properties.retryWindow()), now,
+                "not sent: the partner's endpoint failed " + properties.circuitBreaker().failureThreshold()
+                        + " attempts in a row and its circuit is open; the retry window ended");
+        for (DeliveryStore.Parked notification : parked) {
+            metrics.parked(notification.type());
+            log.warn("Webhook {} parked unsent: session={} type={}; the circuit of partner {} is open and its retry "
+                    + "window ended node={}", notification.id(), notification.sessionId(), notification.type(),
+                    notification.project(), node);
+        }
+    }
+
+    private void deliver(ClaimedNotification notification, PartnerCircuits.Permit permit) {
         try {
             Instant attemptedAt = now();
             AttemptResult result = sender.send(notification);
+            permit.record(result);
             metrics.attempt(notification.type(), result);
             if (result.delivered()) {
                 DeliveryStore.Recorded recorded = store.recordDelivered(notification, node, attemptedAt, result, now());
@@ -204,9 +269,17 @@ public class WebhookDispatcher implements SmartLifecycle {
         return recorded.settled() ? "" : " (redelivered meanwhile: it is sent again)";
     }
 
+    /**
+     * A slot for a send to the partner: while the pool has room, up to the partner's share; in the reserve
+     * (the last slots of the pool), only if the partner has nothing in flight, so that partners whose endpoints
+     * hang can never take every slot and a partner with a webhook to send always finds one.
+     */
     private boolean takeSlot(String project) {
         synchronized (slots) {
-            if (inFlightByProject.getOrDefault(project, 0) >= properties.maxConcurrentDeliveriesPerPartner()) {
+            int mine = inFlightByProject.getOrDefault(project, 0);
+            int max = properties.maxConcurrentDeliveries();
+            if (inFlight >= max || mine >= properties.maxConcurrentDeliveriesPerPartner()
+                    || (mine > 0 && inFlight >= max - properties.effectiveReservedDeliveries())) {
                 return false;
             }
             inFlight++;

@@ -1,16 +1,23 @@
 package io.paysession.webhook.delivery;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.paysession.webhook.notification.WebhookType;
 import org.springframework.stereotype.Component;
 
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Delivery meters. Tagged by webhook type and outcome only: a tag per project or session would give
- * every partner and session a series of its own, without bound.
+ * every partner and session a series of its own, without bound. The one exception is the circuit state,
+ * which is about a partner's endpoint: three series per partner that sent on this node (registered partners
+ * are few and known), none per session.
  */
 @Component
 public class WebhookMetrics {
@@ -20,6 +27,7 @@ public class WebhookMetrics {
     public static final String PARKED = "payments.webhooks.parked";
     public static final String LATENCY = "payments.webhooks.delivery.latency";
     public static final String REDELIVERED = "payments.webhooks.redelivered";
+    public static final String CIRCUIT = "payments.webhooks.circuit.state";
 
     private static final String DELIVERED_HELP = "Notifications delivered (2xx within the attempt time-out)";
     private static final String RETRIED_HELP = "Failed attempts that will be retried";
@@ -59,6 +67,21 @@ public class WebhookMetrics {
                 .tag("operation", operation)
                 .register(registry)
                 .increment(count);
+    }
+
+    /**
+     * The partner's circuit on this node: {@code payments.webhooks.circuit.state{project, state}} is 1 for the
+     * state it is in ({@code closed}, {@code open}, {@code half_open}) and 0 for the others.
+     */
+    void circuit(String project, Supplier<CircuitBreaker.State> state) {
+        for (CircuitBreaker.State shown : List.of(CircuitBreaker.State.CLOSED, CircuitBreaker.State.OPEN,
+                CircuitBreaker.State.HALF_OPEN)) {
+            Gauge.builder(CIRCUIT, () -> state.get() == shown ? 1 : 0)
+                    .description("State of the partner's webhook circuit breaker on this node (1: the current one)")
+                    .tag("project", project)
+                    .tag("state", shown.name().toLowerCase(Locale.ROOT))
+                    .register(registry);
+        }
     }
 
     /** One attempt's time from sending to the answer (or the time-out or error). */

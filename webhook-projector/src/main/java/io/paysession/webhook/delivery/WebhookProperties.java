@@ -4,6 +4,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -22,6 +23,15 @@ import java.util.Objects;
  *                                         cannot take every slot
  * @param claimLease                       how long a claimed notification is reserved for the node that claimed it
  * @param batchSize                        notifications claimed at most in one query
+ * @param allowedNetworks                  CIDR ranges (or single addresses) that webhooks may go to although
+ *                                         {@link WebhookDestinations} refuses them by default (loopback,
+ *                                         private, link-local, ...), e.g. {@code 127.0.0.0/8} for a receiver on
+ *                                         the same machine; empty by default
+ * @param reservedDeliveries               of the sends in flight on one node, how many only a partner with no
+ *                                         send in flight may take, so that partners whose endpoints hang cannot
+ *                                         fill the pool; at most max-concurrent-deliveries minus
+ *                                         max-concurrent-deliveries-per-partner (less is used if configured higher)
+ * @param circuitBreaker                   per partner endpoint: when to stop sending to it, and for how long
  */
 @ConfigurationProperties("payments.webhooks")
 public record WebhookProperties(@DefaultValue("10s") Duration initialRetryInterval,
@@ -34,7 +44,33 @@ public record WebhookProperties(@DefaultValue("10s") Duration initialRetryInterv
                                 @DefaultValue("32") int maxConcurrentDeliveries,
                                 @DefaultValue("8") int maxConcurrentDeliveriesPerPartner,
                                 @DefaultValue("60s") Duration claimLease,
-                                @DefaultValue("100") int batchSize) {
+                                @DefaultValue("100") int batchSize,
+                                @DefaultValue List<String> allowedNetworks,
+                                @DefaultValue("8") int reservedDeliveries,
+                                @DefaultValue CircuitBreaker circuitBreaker) {
+
+    /**
+     * {@code payments.webhooks.circuit-breaker.*}: after {@code failureThreshold} failed attempts in a row
+     * (no answer in time, refused connection, TLS or name error, 5xx, 429) the partner's circuit opens: nothing
+     * is sent to it for {@code openInterval}, then one probe goes; if it fails, the circuit opens again for
+     * {@code openMultiplier} times as long, at most {@code maxOpenInterval}; if it succeeds, the circuit closes.
+     */
+    public record CircuitBreaker(@DefaultValue("5") int failureThreshold,
+                                 @DefaultValue("10s") Duration openInterval,
+                                 @DefaultValue("2") double openMultiplier,
+                                 @DefaultValue("5m") Duration maxOpenInterval) {
+
+        public CircuitBreaker {
+            if (failureThreshold < 1) {
+                throw new IllegalArgumentException("payments.webhooks.circuit-breaker.failure-threshold must be at least 1");
+            }
+            requirePositive(openInterval, "circuit-breaker.open-interval");
+            requirePositive(maxOpenInterval, "circuit-breaker.max-open-interval");
+            if (openMultiplier < 1) {
+                throw new IllegalArgumentException("payments.webhooks.circuit-breaker.open-multiplier must be at least 1");
+            }
+        }
+    }
 
     public WebhookProperties {
         requirePositive(initialRetryInterval, "initial-retry-interval");
@@ -54,6 +90,16 @@ public record WebhookProperties(@DefaultValue("10s") Duration initialRetryInterv
         if (claimLease.compareTo(attemptTimeout) <= 0) {
             throw new IllegalArgumentException("payments.webhooks.claim-lease must be longer than attempt-timeout");
         }
+        allowedNetworks = allowedNetworks == null ? List.of() : List.copyOf(allowedNetworks);
+        if (reservedDeliveries < 0) {
+            throw new IllegalArgumentException("payments.webhooks.reserved-deliveries must not be negative");
+        }
+        Objects.requireNonNull(circuitBreaker, "circuit-breaker");
+    }
+
+    /** The reserve as used: it always leaves one partner room for its full share. */
+    public int effectiveReservedDeliveries() {
+        return Math.max(0, Math.min(reservedDeliveries, maxConcurrentDeliveries - maxConcurrentDeliveriesPerPartner));
     }
 
     private static void requirePositive(Duration duration, String name) {

@@ -4,12 +4,14 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.paysession.api.session.ApiVersion;
 import io.paysession.api.session.SessionEvent;
 import io.paysession.webhook.delivery.DeliveryStore;
+import io.paysession.webhook.delivery.WebhookDestinations;
 import io.paysession.webhook.delivery.WebhookDispatcher;
 import io.paysession.webhook.delivery.WebhookMetrics;
 import io.paysession.webhook.delivery.WebhookProperties;
 import io.paysession.webhook.delivery.WebhookSender;
 import io.paysession.webhook.notification.NewNotification;
 import io.paysession.webhook.notification.NotificationOutbox;
+import io.paysession.webhook.notification.NotificationsRedelivered;
 import io.paysession.webhook.notification.NotificationsStored;
 import io.paysession.webhook.notification.WebhookNotificationProjection;
 import io.paysession.webhook.notification.WebhookType;
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -249,6 +252,10 @@ class WebhookAdministrationTest {
     }
 
     private void signal(Object event) {
+        if (event instanceof NotificationsRedelivered redelivered) {
+            dispatchers.forEach(dispatcher -> dispatcher.on(redelivered));
+            return;
+        }
         signals.incrementAndGet();
         dispatchers.forEach(dispatcher -> dispatcher.on((NotificationsStored) event));
     }
@@ -256,9 +263,11 @@ class WebhookAdministrationTest {
     private void startDispatcher(Duration retryWindow) {
         WebhookProperties properties = new WebhookProperties(Duration.ofMillis(100), 2, Duration.ofMillis(400),
                 retryWindow, Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(50), 8, 4,
-                Duration.ofSeconds(10), 100);
+                Duration.ofSeconds(10), 100, List.of("127.0.0.0/8"), 8,
+                new WebhookProperties.CircuitBreaker(5, Duration.ofMillis(200), 2, Duration.ofSeconds(1)));
         WebhookDispatcher dispatcher = new WebhookDispatcher(new DeliveryStore(DB.jdbc(), DB.transactionManager()),
-                new WebhookSender(SIGNER, properties), properties, new WebhookMetrics(meters));
+                new WebhookSender(SIGNER, properties, new WebhookDestinations(properties.allowedNetworks(), url -> false,
+                        InetAddress::getAllByName)), properties, new WebhookMetrics(meters));
         dispatchers.add(dispatcher);
         dispatcher.start();
     }

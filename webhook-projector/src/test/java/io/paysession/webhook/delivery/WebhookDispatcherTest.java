@@ -2,6 +2,7 @@ package io.paysession.webhook.delivery;
 
 import io.paysession.webhook.notification.NewNotification;
 import io.paysession.webhook.notification.NotificationOutbox;
+import io.paysession.webhook.notification.NotificationsRedelivered;
 import io.paysession.webhook.notification.NotificationsStored;
 import io.paysession.webhook.notification.WebhookType;
 import io.paysession.webhook.testing.PartnerReceiver;
@@ -13,7 +14,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -21,9 +24,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -147,7 +153,9 @@ class WebhookDispatcherTest {
         UUID second = notification("shop", "ps_100", 3);
         partners.answer("shop", request -> request.webhookId().equals(first.toString()) ? 500 : 200);
 
-        startDispatcher(Map.of("retry-window", "1s"));
+        // about session order only: with the partner's circuit open when both windows end, the second one would be
+        // parked unsent too (whileAPartnersCircuitIsOpenItsNotificationsAreNotSentAndAreParkedWhenTheirWindowEnds)
+        startDispatcher(Map.of("retry-window", "1s", "circuit-breaker.failure-threshold", "100"));
 
         await().atMost(DELIVERY).until(() -> state(second).equals("DELIVERED"));
         Row parked = row(first);
@@ -288,11 +296,179 @@ class WebhookDispatcherTest {
         assertThat(DB.jdbc().queryForObject("SELECT count(*) FROM webhook_attempt", Integer.class)).isEqualTo(120);
     }
 
+    @Test
+    void aLoopbackEndpointIsRefusedAtEveryAttemptUntilAnOperatorAllowsItsNetwork() {
+        endpoint("shop");
+        UUID id = notification("shop", "ps_100", 2);
+        WebhookDispatcher withoutAllowance = startDispatcher(Map.of("allowed-networks", ""));
+
+        await().atMost(DELIVERY).until(() -> attempts(id).size() >= 2);
+        withoutAllowance.stop();
+        assertThat(partners.requests()).as("no connection was opened").isEmpty();
+        assertThat(attempts(id)).allSatisfy(attempt -> {
+            assertThat(attempt.httpStatus()).isNull();
+            assertThat(attempt.error()).isEqualTo("refused destination: the address 127.0.0.1 (loopback, 127.0.0.0/8); "
+                    + WebhookDestinations.ALLOWANCE_HINT);
+        });
+        assertThat(state(id)).as("retried like any failed attempt").isEqualTo("PENDING");
+
+        startDispatcher(Map.of("allowed-networks", "127.0.0.0/8"));
+
+        await().atMost(DELIVERY).until(() -> state(id).equals("DELIVERED"));
+        assertThat(partners.requestsFor(id.toString())).singleElement()
+                .satisfies(request -> assertThat(request.signatureValid()).isTrue());
+    }
+
+    @Test
+    void aHostNameIsResolvedAndCheckedAtEachAttemptAndTheCheckedAddressIsTheOneConnectedTo() {
+        // the partner's name first points at a loopback address the operator did not allow, then at the allowed one
+        Map<String, String> answers = new ConcurrentHashMap<>(Map.of("partner.test", "127.0.0.2"));
+        WebhookDestinations.Resolver zone = host -> answers.containsKey(host)
+                ? new InetAddress[]{InetAddress.getByName(answers.get(host))} : InetAddress.getAllByName(host);
+        String url = partners.url("shop").replace("127.0.0.1", "partner.test");
+        outbox.saveEndpoint("shop", url, Instant.now());
+        UUID id = notification("shop", "ps_100", 2);
+
+        startDispatcher(Map.of("allowed-networks", "127.0.0.1/32"), zone);
+
+        await().atMost(DELIVERY).until(() -> !attempts(id).isEmpty());
+        assertThat(attempts(id).get(0).error()).isEqualTo("refused destination: partner.test resolves only to refused "
+                + "addresses: 127.0.0.2 (loopback, 127.0.0.0/8); " + WebhookDestinations.ALLOWANCE_HINT);
+        answers.put("partner.test", "127.0.0.1");
+        await().atMost(DELIVERY).until(() -> state(id).equals("DELIVERED"));
+        assertThat(partners.requestsFor(id.toString())).singleElement()
+                .satisfies(request -> assertThat(request.signatureValid()).isTrue());
+    }
+
+    @Test
+    void theServicesOwnInboxIsSentToOnLoopbackWithoutAnAllowanceAndNothingElseThere() {
+        endpoint("demo");
+        endpoint("shop");
+        UUID toInbox = notification("demo", "ps_1", 2);
+        UUID toOther = notification("shop", "ps_2", 2);
+        String inbox = partners.url("demo");
+
+        startDispatcher(Map.of("allowed-networks", ""), InetAddress::getAllByName, url -> url.toString().equals(inbox));
+
+        await().atMost(DELIVERY).until(() -> state(toInbox).equals("DELIVERED") && !attempts(toOther).isEmpty());
+        assertThat(attempts(toOther).get(0).error()).startsWith("refused destination: the address 127.0.0.1 (loopback");
+        assertThat(partners.requests()).extracting(PartnerReceiver.Request::webhookId).containsOnly(toInbox.toString());
+    }
+
+    @Test
+    void fourPartnersWhoseEndpointsNeverAnswerDelayNeitherAFifthNorTheirOwnWebhooksOnceTheyAnswerAgain() {
+        List<String> hanging = List.of("hang1", "hang2", "hang3", "hang4");
+        Map<UUID, String> sessionOf = new ConcurrentHashMap<>();
+        for (String project : hanging) {
+            endpoint(project);
+            partners.answer(project, partners.hanging());
+            for (int session = 1; session <= 10; session++) {
+                for (long sequence = 1; sequence <= 2; sequence++) {
+                    sessionOf.put(notification(project, project + "_ps_" + session, sequence), project + "_ps_" + session);
+                }
+            }
+        }
+        endpoint("healthy");
+        // the default pool: 32 sends, 8 per partner, the last 8 for partners with nothing in flight
+        startDispatcher(Map.of("attempt-timeout", "3s",
+                "circuit-breaker.failure-threshold", "3",
+                "circuit-breaker.open-interval", "1s",
+                "circuit-breaker.max-open-interval", "2s"));
+        await().atMost(DELIVERY).until(() -> requestsTo(hanging) >= 25);
+
+        Instant stored = Instant.now();
+        UUID healthy = notification("healthy", "ps_healthy", 1);
+
+        await().atMost(Duration.ofSeconds(1)).until(() -> state(healthy).equals("DELIVERED"));
+        assertThat(partners.requestsFor(healthy.toString()).get(0).receivedAt()).isBefore(stored.plusSeconds(1));
+        assertThat(requestsTo(hanging)).as("three partners hold their share, the fourth one reserved slot").isEqualTo(25);
+
+        // every attempt of the four ends at the time-out: their circuits open and stop the sending
+        await().atMost(Duration.ofSeconds(30)).until(() -> hanging.stream().allMatch(project -> circuit(project, "open")
+                || circuit(project, "half_open")));
+        long before = requestsTo(List.of("hang1"));
+        await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(5)).until(() -> true);
+        assertThat(requestsTo(List.of("hang1")) - before).as("only probes, one at a time, while the circuit is open")
+                .isLessThanOrEqualTo(3);
+
+        hanging.forEach(project -> partners.answer(project, request -> 200));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> DB.jdbc().queryForObject(
+                "SELECT count(*) FROM webhook_notification WHERE state = 'DELIVERED'", Integer.class) == 81);
+        assertThat(hanging).allSatisfy(project -> assertThat(circuit(project, "closed")).isTrue());
+        Map<String, List<Long>> acceptedOrderBySession = partners.answers().stream()
+                .filter(answer -> answer.status() == 200 && sessionOf.containsKey(UUID.fromString(answer.request().webhookId())))
+                .collect(Collectors.groupingBy(answer -> sessionOf.get(UUID.fromString(answer.request().webhookId())),
+                        Collectors.mapping(answer -> sequenceOf(UUID.fromString(answer.request().webhookId())),
+                                Collectors.toList())));
+        assertThat(acceptedOrderBySession).hasSize(40)
+                .allSatisfy((session, sequences) -> assertThat(sequences).as(session).containsExactly(1L, 2L));
+    }
+
+    @Test
+    void whileAPartnersCircuitIsOpenItsNotificationsAreNotSentAndAreParkedWhenTheirWindowEnds() {
+        endpoint("broken");
+        partners.answer("broken", request -> 500);
+        List<UUID> ids = new ArrayList<>();
+        for (int session = 1; session <= 4; session++) {
+            ids.add(notification("broken", "ps_" + session, 1));
+        }
+
+        startDispatcher(Map.of("retry-window", "2s",
+                "circuit-breaker.failure-threshold", "2",
+                "circuit-breaker.open-interval", "30s",
+                "circuit-breaker.max-open-interval", "30s"));
+
+        await().atMost(DELIVERY).until(() -> ids.stream().allMatch(id -> state(id).equals("PARKED")));
+        assertThat(circuit("broken", "open")).isTrue();
+        assertThat(ids).allSatisfy(id -> {
+            assertThat(attempts(id)).as("sent once, before the circuit opened").singleElement()
+                    .isEqualTo(new Attempt(1, 500, "HTTP 500"));
+            assertThat(row(id).lastError()).startsWith("not sent: the partner's endpoint failed 2 attempts in a row "
+                    + "and its circuit is open; the retry window ended");
+        });
+        assertThat(partners.requests()).hasSize(4);
+        assertThat(count(WebhookMetrics.PARKED)).isEqualTo(4);
+    }
+
+    @Test
+    void anOperatorsRedeliveryLetsAProbeThroughAnOpenCircuitAtOnce() {
+        endpoint("flaky");
+        AtomicBoolean up = new AtomicBoolean();
+        partners.answer("flaky", request -> up.get() ? 200 : 500);
+        List<UUID> ids = new ArrayList<>();
+        for (int session = 1; session <= 3; session++) {
+            ids.add(notification("flaky", "ps_" + session, 1));
+        }
+        WebhookDispatcher dispatcher = startDispatcher(Map.of("circuit-breaker.failure-threshold", "2",
+                "circuit-breaker.open-interval", "60s", "circuit-breaker.max-open-interval", "60s"));
+        await().atMost(DELIVERY).until(() -> circuit("flaky", "open"));
+        up.set(true);
+        int sent = partners.requests().size();
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(1))
+                .until(() -> partners.requests().size() == sent);
+
+        dispatcher.on(new NotificationsRedelivered(Set.of("flaky")));
+
+        await().atMost(DELIVERY).until(() -> ids.stream().allMatch(id -> state(id).equals("DELIVERED")));
+        assertThat(circuit("flaky", "closed")).isTrue();
+    }
+
     private WebhookDispatcher startDispatcher(Map<String, String> settings) {
+        return startDispatcher(settings, InetAddress::getAllByName);
+    }
+
+    private WebhookDispatcher startDispatcher(Map<String, String> settings, WebhookDestinations.Resolver resolver) {
+        return startDispatcher(settings, resolver, url -> false);
+    }
+
+    private WebhookDispatcher startDispatcher(Map<String, String> settings, WebhookDestinations.Resolver resolver,
+                                              Predicate<URI> ownInbox) {
         WebhookProperties properties = TestProperties.fast(settings);
         WebhookDispatcher dispatcher = new WebhookDispatcher(
                 new DeliveryStore(DB.jdbc(), DB.transactionManager()),
-                new WebhookSender(SIGNER, properties),
+                new WebhookSender(SIGNER, properties, new WebhookDestinations(properties.allowedNetworks(), ownInbox,
+                        resolver)),
                 properties,
                 new WebhookMetrics(meters));
         dispatchers.add(dispatcher);
@@ -315,6 +491,21 @@ class WebhookDispatcherTest {
     private double count(String counter) {
         return meters.find(counter).tag("type", "payment_finished").counters().stream()
                 .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+    }
+
+    private long requestsTo(List<String> projects) {
+        return partners.requests().stream().filter(request -> projects.contains(request.project())).count();
+    }
+
+    /** Whether the partner's circuit is in that state, as the gauge on the meter registry shows it. */
+    private boolean circuit(String project, String state) {
+        io.micrometer.core.instrument.Gauge gauge = meters.find(WebhookMetrics.CIRCUIT)
+                .tags("project", project, "state", state).gauge();
+        return gauge != null && gauge.value() == 1;
+    }
+
+    private static long sequenceOf(UUID id) {
+        return DB.jdbc().queryForObject("SELECT session_sequence FROM webhook_notification WHERE id = ?", Long.class, id);
     }
 
     private long requestsOf(String project) {

@@ -3,6 +3,7 @@ package io.paysession.webhook.delivery;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,6 +26,11 @@ class WebhookPropertiesTest {
         assertThat(defaults.maxConcurrentDeliveriesPerPartner()).isEqualTo(8);
         assertThat(defaults.claimLease()).isEqualTo(Duration.ofSeconds(60));
         assertThat(defaults.batchSize()).isEqualTo(100);
+        assertThat(defaults.allowedNetworks()).as("no internal network is allowed unless configured").isEmpty();
+        assertThat(defaults.reservedDeliveries()).isEqualTo(8);
+        assertThat(defaults.effectiveReservedDeliveries()).isEqualTo(8);
+        assertThat(defaults.circuitBreaker()).isEqualTo(new WebhookProperties.CircuitBreaker(5, Duration.ofSeconds(10), 2,
+                Duration.ofMinutes(5)));
     }
 
     @Test
@@ -40,11 +46,18 @@ class WebhookPropertiesTest {
                 Map.entry("max-concurrent-deliveries", "4"),
                 Map.entry("max-concurrent-deliveries-per-partner", "2"),
                 Map.entry("claim-lease", "3s"),
-                Map.entry("batch-size", "10")));
+                Map.entry("batch-size", "10"),
+                Map.entry("allowed-networks", "127.0.0.0/8,::1/128"),
+                Map.entry("reserved-deliveries", "1"),
+                Map.entry("circuit-breaker.failure-threshold", "3"),
+                Map.entry("circuit-breaker.open-interval", "2s"),
+                Map.entry("circuit-breaker.open-multiplier", "3"),
+                Map.entry("circuit-breaker.max-open-interval", "1m")));
 
         assertThat(properties).isEqualTo(new WebhookProperties(Duration.ofSeconds(1), 3, Duration.ofSeconds(5),
                 Duration.ofSeconds(30), Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(20), 4, 2,
-                Duration.ofSeconds(3), 10));
+                Duration.ofSeconds(3), 10, List.of("127.0.0.0/8", "::1/128"), 1,
+                new WebhookProperties.CircuitBreaker(3, Duration.ofSeconds(2), 3, Duration.ofMinutes(1))));
     }
 
     @Test

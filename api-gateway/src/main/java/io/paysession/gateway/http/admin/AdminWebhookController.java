@@ -166,13 +166,7 @@ public class AdminWebhookController {
     }
 
     private static int limitOf(String text) {
-        if (text.matches("[0-9]{1,4}")) {
-            int limit = Integer.parseInt(text);
-            if (limit >= 1 && limit <= NotificationFilter.MAX_LIMIT) {
-                return limit;
-            }
-        }
-        throw PaymentsException.invalidRequest("limit must be an integer from 1 to " + NotificationFilter.MAX_LIMIT);
+        return AdminAnswers.limitOf(text, NotificationFilter.MAX_LIMIT);
     }
 
     private static HttpException unknownWebhook(String id) {
@@ -246,12 +240,10 @@ public class AdminWebhookController {
     }
 
     private static void putTime(ObjectNode node, String name, Instant time) {
-        if (time != null) {
-            node.put(name, WireFormat.timestamp(time));
-        }
+        AdminAnswers.putTime(node, name, time);
     }
 
     private static ResponseEntity<ObjectNode> ok(ObjectNode body) {
-        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(body);
+        return AdminAnswers.ok(body);
     }
 }

@@ -9,6 +9,7 @@ import io.paysession.api.session.PaymentMethod;
 import io.paysession.api.session.RecurrentMethod;
 import io.paysession.api.session.RefundId;
 import io.paysession.api.session.TransactionInfo;
+import io.paysession.command.rails.CaptureOutcome;
 import io.paysession.command.rails.PaymentRail;
 import io.paysession.command.rails.PrecheckResult;
 import io.paysession.command.rails.RailOperation;
@@ -27,10 +28,14 @@ import java.util.concurrent.CompletionStage;
  * A simulated card acquirer. It reads the card from the vault as a real adapter would and decides by the
  * test-card table: approvals (held when the partner captures later) carry a 12-digit RRN and a
  * 6-character authorization code; the 3-D Secure card needs the payer on the hosted challenge page; the
- * time-out card leaves the outcome unknown until the acquirer is asked again. A card payment whose security
- * code is no longer in the vault when it is authorized is declined, as an issuer declines one sent without it.
+ * time-out card is processed, but the answer to its first call is lost (unknown) until the acquirer is
+ * asked again. Like a real acquirer it is idempotent by operation id: every answer is bound in
+ * {@link SandboxLedger}, so a second call or a query gets the first answer and nothing is charged twice.
+ * A card payment whose security code is no longer in the vault when it is authorized is declined, as an
+ * issuer declines one sent without it.
  */
 @Component
+@ConditionalOnSandboxRails
 public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
 
     private static final String AUTH_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789";
@@ -38,14 +43,16 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
     private final CardVault vault;
     private final SandboxInteractions interactions;
     private final SandboxScheduler scheduler;
+    private final SandboxLedger ledger;
     private final Clock clock;
     private final SecureRandom random = new SecureRandom();
 
     public SandboxCardAcquirer(CardVault vault, SandboxInteractions interactions, SandboxScheduler scheduler,
-                               Clock clock) {
+                               SandboxLedger ledger, Clock clock) {
         this.vault = vault;
         this.interactions = interactions;
         this.scheduler = scheduler;
+        this.ledger = ledger;
         this.clock = clock;
     }
 
@@ -87,32 +94,47 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
     public CompletionStage<AuthorizationOutcome> authorize(RailOperation operation) {
         return scheduler.later(() -> {
             Optional<RevealedCard> card = reveal(operation);
-            if (card.isEmpty()) {
-                return new AuthorizationOutcome.Declined(unknownCard());
-            }
-            if (operation.order().method() instanceof CardMethod && card.get().securityCode() == null) {
-                // a card payment with the customer present is authorized with its security code; the vault
-                // keeps it until then (a charge with a recurrent token has none and needs none)
-                return new AuthorizationOutcome.Declined(ErrorDetails.of(ErrorCode.DECLINED_BY_ISSUER_BANK,
-                        "The issuer bank declined the payment: no security code was given"));
-            }
-            if (SandboxTestCards.needsThreeDSecure(card.get().number()) && customerPresent(operation)) {
-                return new AuthorizationOutcome.PayerActionRequired(
-                        interactions.open(operation, InteractionKind.THREE_D_SECURE));
-            }
-            if (SandboxTestCards.timesOut(card.get().number())) {
+            SandboxLedger.Binding<AuthorizationOutcome> bound = bindAuthorization(operation, card, true);
+            if (bound.fresh() && card.isPresent() && SandboxTestCards.timesOut(card.get().number())) {
                 return new AuthorizationOutcome.Unknown(ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT,
                         "The acquirer did not answer in time"));
             }
-            return decide(operation, card.get());
+            return bound.answer();
         });
     }
 
+    /**
+     * The answer bound to the payment. For a payment the acquirer has no record of (the engine journaled the
+     * call and crashed before making it) the sandbox processes it now: the answer binds the id all the same.
+     */
     @Override
     public CompletionStage<AuthorizationOutcome> queryOutcome(RailOperation operation) {
-        return scheduler.later(() -> reveal(operation)
-                .map(card -> decide(operation, card))
-                .orElseGet(() -> new AuthorizationOutcome.Declined(unknownCard())));
+        // a query carries no security code: an authorization it processes late is the one sent with the code
+        return scheduler.later(() -> bindAuthorization(operation, reveal(operation), false).answer());
+    }
+
+    private SandboxLedger.Binding<AuthorizationOutcome> bindAuthorization(RailOperation operation,
+                                                                         Optional<RevealedCard> card,
+                                                                         boolean withSecurityCode) {
+        String payment = operation.paymentId().value();
+        return ledger.bind(SandboxLedger.Kind.AUTHORIZE, payment, payment, operation.order().amount(),
+                AuthorizationOutcome.class, () -> {
+                    if (card.isEmpty()) {
+                        return new AuthorizationOutcome.Declined(unknownCard());
+                    }
+                    if (withSecurityCode && operation.order().method() instanceof CardMethod
+                            && card.get().securityCode() == null) {
+                        // a card payment with the customer present is authorized with its security code; the
+                        // vault keeps it until then (a charge with a recurrent token has none and needs none)
+                        return new AuthorizationOutcome.Declined(ErrorDetails.of(ErrorCode.DECLINED_BY_ISSUER_BANK,
+                                "The issuer bank declined the payment: no security code was given"));
+                    }
+                    if (SandboxTestCards.needsThreeDSecure(card.get().number()) && customerPresent(operation)) {
+                        return new AuthorizationOutcome.PayerActionRequired(
+                                interactions.open(operation, InteractionKind.THREE_D_SECURE));
+                    }
+                    return decide(operation, card.get());
+                });
     }
 
     @Override
@@ -132,8 +154,13 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
     }
 
     @Override
-    public CompletionStage<TransactionInfo> capture(RailOperation operation, Money amount) {
-        return scheduler.later(() -> new TransactionInfo(null, null, null));
+    public CompletionStage<CaptureOutcome> capture(RailOperation operation, Money amount) {
+        return scheduler.later(() -> ledger.capture(operation, amount));
+    }
+
+    @Override
+    public CompletionStage<CaptureOutcome> queryCapture(RailOperation operation, Money amount) {
+        return scheduler.later(() -> ledger.capture(operation, amount));
     }
 
     @Override
@@ -143,11 +170,18 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
 
     @Override
     public CompletionStage<RefundOutcome> refund(RailOperation operation, RefundId refundId, Money amount) {
-        return scheduler.later(() -> reveal(operation)
-                .filter(card -> !SandboxTestCards.refusesRefunds(card.number()))
-                .<RefundOutcome>map(card -> new RefundOutcome.Accepted())
-                .orElseGet(() -> new RefundOutcome.Declined(ErrorDetails.of(ErrorCode.DECLINED_BY_ISSUER_BANK,
-                        "The issuer bank refused the refund"))));
+        return scheduler.later(() -> ledger.refund(operation, refundId, amount, () -> issuerRefusal(operation)));
+    }
+
+    @Override
+    public CompletionStage<RefundOutcome> queryRefund(RailOperation operation, RefundId refundId, Money amount) {
+        return scheduler.later(() -> ledger.refund(operation, refundId, amount, () -> issuerRefusal(operation)));
+    }
+
+    private Optional<ErrorDetails> issuerRefusal(RailOperation operation) {
+        return reveal(operation).filter(card -> !SandboxTestCards.refusesRefunds(card.number())).isPresent()
+                ? Optional.empty()
+                : Optional.of(ErrorDetails.of(ErrorCode.DECLINED_BY_ISSUER_BANK, "The issuer bank refused the refund"));
     }
 
     private AuthorizationOutcome decide(RailOperation operation, RevealedCard card) {

@@ -1,5 +1,6 @@
 package io.paysession.command.rails.sandbox;
 
+import io.paysession.command.rails.FpsBankDirectory;
 import org.springframework.stereotype.Component;
 
 import java.util.List;
@@ -11,10 +12,8 @@ import java.util.Optional;
  * not; other phones at a known bank are found.
  */
 @Component
-public class SandboxFpsDirectory {
-
-    public record Bank(String id, String englishName, String russianName) {
-    }
+@ConditionalOnSandboxRails
+public class SandboxFpsDirectory implements FpsBankDirectory {
 
     private static final List<Bank> BANKS = List.of(
             new Bank("100000000069", "Sandbox Bank", "Песочный банк"),
@@ -23,6 +22,7 @@ public class SandboxFpsDirectory {
             new Bank("100000000012", "Demo Digital Bank", "Демо Цифровой банк"),
             new Bank("100000000111", "Trial Regional Bank", "Пробный Региональный банк"));
 
+    @Override
     public List<Bank> banks() {
         return BANKS;
     }

@@ -22,6 +22,7 @@ import java.util.Optional;
 
 /** The payer actions the sandbox rails wait for, kept in the database so that a restart loses none. */
 @Component
+@ConditionalOnSandboxRails
 public class SandboxInteractions {
 
     public enum State { OPEN, RESOLVING, APPROVED, DECLINED, CLOSED }

@@ -13,6 +13,7 @@ import java.util.Optional;
  * outcome and the outcome is recorded on the session, as a real provider's notification would be.
  */
 @Component
+@ConditionalOnSandboxRails
 public class SandboxPayerActions {
 
     public enum Result { APPROVED, DECLINED, NOT_OPEN, UNKNOWN }
@@ -20,12 +21,14 @@ public class SandboxPayerActions {
     private final SandboxInteractions interactions;
     private final List<PayerDecisions> rails;
     private final ProcessCommandSender commands;
+    private final SandboxLedger ledger;
 
     public SandboxPayerActions(SandboxInteractions interactions, List<PayerDecisions> rails,
-                               ProcessCommandSender commands) {
+                               ProcessCommandSender commands, SandboxLedger ledger) {
         this.interactions = interactions;
         this.rails = List.copyOf(rails);
         this.commands = commands;
+        this.ledger = ledger;
     }
 
     public Optional<SandboxInteractions.Interaction> find(String interactionId) {
@@ -48,9 +51,16 @@ public class SandboxPayerActions {
         AuthorizationOutcome outcome = rails.stream().filter(rail -> rail.decides(interaction.kind())).findFirst()
                 .orElseThrow(() -> new IllegalStateException("no sandbox rail decides " + interaction.kind()))
                 .afterPayer(interaction, approved);
+        boolean paid;
         try {
+            // the rail's verdict is bound first: a query from now on answers it, whatever happens to the callback;
+            // a verdict bound by an earlier attempt whose callback failed stays the verdict
+            AuthorizationOutcome bound = ledger.settle(SandboxLedger.Kind.AUTHORIZE,
+                    interaction.operation().paymentId().value(), outcome, "payer_action_required",
+                    AuthorizationOutcome.class);
+            paid = !(bound instanceof AuthorizationOutcome.Declined);
             boolean applied = commands.sendAndReport(new RecordPaymentAuthorizationCommand(
-                    interaction.operation().sessionId(), interaction.operation().paymentId(), outcome));
+                    interaction.operation().sessionId(), interaction.operation().paymentId(), bound));
             if (!applied) {
                 interactions.finish(interactionId, SandboxInteractions.State.CLOSED);
                 return Result.NOT_OPEN;
@@ -59,8 +69,8 @@ public class SandboxPayerActions {
             interactions.reopen(interactionId);
             throw e;
         }
-        interactions.finish(interactionId, approved ? SandboxInteractions.State.APPROVED
+        interactions.finish(interactionId, paid ? SandboxInteractions.State.APPROVED
                 : SandboxInteractions.State.DECLINED);
-        return approved ? Result.APPROVED : Result.DECLINED;
+        return paid ? Result.APPROVED : Result.DECLINED;
     }
 }

@@ -13,6 +13,7 @@ import io.paysession.api.session.QrAppMethod;
 import io.paysession.api.session.RefundId;
 import io.paysession.api.session.TransactionInfo;
 import io.paysession.api.session.WalletMethod;
+import io.paysession.command.rails.CaptureOutcome;
 import io.paysession.command.rails.PaymentRail;
 import io.paysession.command.rails.PrecheckResult;
 import io.paysession.command.rails.RailOperation;
@@ -20,6 +21,7 @@ import io.paysession.command.rails.RefundOutcome;
 import org.springframework.stereotype.Component;
 
 import java.security.SecureRandom;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
@@ -27,9 +29,11 @@ import java.util.concurrent.CompletionStage;
  * The simulated rails where the payer approves in an application: the e-wallet, the bank application,
  * the QR-code application and the instant-payment system. Each payment waits on its hosted page; the
  * payer's approval pays it (or holds it, for bank applications of partners who capture later), a
- * decline fails it. Instant payments carry an {@code fp_message_id}.
+ * decline fails it. Instant payments carry an {@code fp_message_id}. Idempotent by operation id: every
+ * answer is bound in {@link SandboxLedger} (a second call gets the same hosted page, not a new one).
  */
 @Component
+@ConditionalOnSandboxRails
 public class SandboxPayerRails implements PaymentRail, PayerDecisions {
 
     private static final Set<InteractionKind> KINDS = Set.of(InteractionKind.WALLET, InteractionKind.BANK_APP,
@@ -37,11 +41,13 @@ public class SandboxPayerRails implements PaymentRail, PayerDecisions {
 
     private final SandboxInteractions interactions;
     private final SandboxScheduler scheduler;
+    private final SandboxLedger ledger;
     private final SecureRandom random = new SecureRandom();
 
-    public SandboxPayerRails(SandboxInteractions interactions, SandboxScheduler scheduler) {
+    public SandboxPayerRails(SandboxInteractions interactions, SandboxScheduler scheduler, SandboxLedger ledger) {
         this.interactions = interactions;
         this.scheduler = scheduler;
+        this.ledger = ledger;
     }
 
     @Override
@@ -67,18 +73,27 @@ public class SandboxPayerRails implements PaymentRail, PayerDecisions {
      */
     @Override
     public CompletionStage<AuthorizationOutcome> authorize(RailOperation operation) {
-        PaymentMethod method = operation.order().method();
-        if (method instanceof RecurrentMethod recurrent && recurrent.merchantInitiated()) {
-            return scheduler.later(() -> paid(operation, ownMethod(method)));
-        }
-        return scheduler.later(() -> new AuthorizationOutcome.PayerActionRequired(
-                interactions.open(operation, kindOf(ownMethod(method)))));
+        return scheduler.later(() -> bindAuthorization(operation));
     }
 
-    /** These rails always answer; a query only happens after an unknown outcome, which they never give. */
+    /**
+     * The answer bound to the payment (pending while the payer has not acted). A payment these rails have no
+     * record of is processed now, as for the card acquirer.
+     */
     @Override
     public CompletionStage<AuthorizationOutcome> queryOutcome(RailOperation operation) {
-        return authorize(operation);
+        return scheduler.later(() -> bindAuthorization(operation));
+    }
+
+    private AuthorizationOutcome bindAuthorization(RailOperation operation) {
+        String payment = operation.paymentId().value();
+        PaymentMethod method = operation.order().method();
+        return ledger.bind(SandboxLedger.Kind.AUTHORIZE, payment, payment, operation.order().amount(),
+                AuthorizationOutcome.class, () -> method instanceof RecurrentMethod recurrent
+                        && recurrent.merchantInitiated()
+                        ? paid(operation, ownMethod(method))
+                        : new AuthorizationOutcome.PayerActionRequired(
+                        interactions.open(operation, kindOf(ownMethod(method))))).answer();
     }
 
     @Override
@@ -120,8 +135,13 @@ public class SandboxPayerRails implements PaymentRail, PayerDecisions {
     }
 
     @Override
-    public CompletionStage<TransactionInfo> capture(RailOperation operation, Money amount) {
-        return scheduler.later(() -> new TransactionInfo(null, null, null));
+    public CompletionStage<CaptureOutcome> capture(RailOperation operation, Money amount) {
+        return scheduler.later(() -> ledger.capture(operation, amount));
+    }
+
+    @Override
+    public CompletionStage<CaptureOutcome> queryCapture(RailOperation operation, Money amount) {
+        return scheduler.later(() -> ledger.capture(operation, amount));
     }
 
     @Override
@@ -131,7 +151,12 @@ public class SandboxPayerRails implements PaymentRail, PayerDecisions {
 
     @Override
     public CompletionStage<RefundOutcome> refund(RailOperation operation, RefundId refundId, Money amount) {
-        return scheduler.later(RefundOutcome.Accepted::new);
+        return scheduler.later(() -> ledger.refund(operation, refundId, amount, Optional::empty));
+    }
+
+    @Override
+    public CompletionStage<RefundOutcome> queryRefund(RailOperation operation, RefundId refundId, Money amount) {
+        return scheduler.later(() -> ledger.refund(operation, refundId, amount, Optional::empty));
     }
 
     private static InteractionKind kindOf(PaymentMethod method) {

@@ -19,9 +19,12 @@ import java.util.concurrent.CompletionStage;
 /**
  * The simulated payout banks. Card payouts follow the test-card table (decisions.md section 4: declines
  * fail, the time-out card is unknown until asked again); {@code GB33BUKB20201555555555} has no account;
- * instant payouts and verifications look the phone up in {@link SandboxFpsDirectory}.
+ * instant payouts and verifications look the phone up in {@link SandboxFpsDirectory}. Idempotent by payout
+ * id: every answer is bound in {@link SandboxLedger}, so a second send or a query gets the first answer. The
+ * time-out card's payout is made, but the answer to its first send is lost (unknown).
  */
 @Component
+@ConditionalOnSandboxRails
 public class SandboxPayoutBanks implements PayoutRail {
 
     static final String MISSING_ACCOUNT = "GB33BUKB20201555555555";
@@ -29,12 +32,15 @@ public class SandboxPayoutBanks implements PayoutRail {
     private final CardVault vault;
     private final SandboxFpsDirectory directory;
     private final SandboxScheduler scheduler;
+    private final SandboxLedger ledger;
     private final SecureRandom random = new SecureRandom();
 
-    public SandboxPayoutBanks(CardVault vault, SandboxFpsDirectory directory, SandboxScheduler scheduler) {
+    public SandboxPayoutBanks(CardVault vault, SandboxFpsDirectory directory, SandboxScheduler scheduler,
+                              SandboxLedger ledger) {
         this.vault = vault;
         this.directory = directory;
         this.scheduler = scheduler;
+        this.ledger = ledger;
     }
 
     @Override
@@ -51,25 +57,40 @@ public class SandboxPayoutBanks implements PayoutRail {
 
     @Override
     public CompletionStage<AuthorizationOutcome> send(PayoutOperation operation) {
-        return scheduler.later(() -> decide(operation, true));
+        return scheduler.later(() -> {
+            Optional<RevealedCard> card = revealCard(operation);
+            SandboxLedger.Binding<AuthorizationOutcome> bound = bind(operation, card);
+            if (bound.fresh() && card.isPresent() && SandboxTestCards.timesOut(card.get().number())) {
+                return new AuthorizationOutcome.Unknown(ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT,
+                        "The payout bank did not answer in time"));
+            }
+            return bound.answer();
+        });
     }
 
+    /** The answer bound to the payout; a payout the bank has no record of is made now (see the card acquirer). */
     @Override
     public CompletionStage<AuthorizationOutcome> queryOutcome(PayoutOperation operation) {
-        return scheduler.later(() -> decide(operation, false));
+        return scheduler.later(() -> bind(operation, revealCard(operation)).answer());
     }
 
-    private AuthorizationOutcome decide(PayoutOperation operation, boolean firstAsk) {
+    private SandboxLedger.Binding<AuthorizationOutcome> bind(PayoutOperation operation, Optional<RevealedCard> card) {
+        String payout = operation.payoutId().value();
+        return ledger.bind(SandboxLedger.Kind.PAYOUT, payout, payout, operation.payout().amount(),
+                AuthorizationOutcome.class, () -> decide(operation, card));
+    }
+
+    private Optional<RevealedCard> revealCard(PayoutOperation operation) {
+        return operation.payout().method() instanceof PayoutMethod.Card card
+                ? vault.reveal(card.vaultToken()) : Optional.empty();
+    }
+
+    private AuthorizationOutcome decide(PayoutOperation operation, Optional<RevealedCard> revealed) {
         PayoutMethod method = operation.payout().method();
-        if (method instanceof PayoutMethod.Card card) {
-            Optional<RevealedCard> revealed = vault.reveal(card.vaultToken());
+        if (method instanceof PayoutMethod.Card) {
             if (revealed.isEmpty()) {
                 return new AuthorizationOutcome.Declined(ErrorDetails.of(ErrorCode.CARD_NUMBER_DOES_NOT_EXIST,
                         "The card is not known to the payout bank"));
-            }
-            if (firstAsk && SandboxTestCards.timesOut(revealed.get().number())) {
-                return new AuthorizationOutcome.Unknown(ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT,
-                        "The payout bank did not answer in time"));
             }
             return SandboxTestCards.declineFor(revealed.get().number())
                     .<AuthorizationOutcome>map(code -> new AuthorizationOutcome.Declined(

@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 
 /** Answers of the sandbox rails arrive after a random latency, on the rails' own threads, as a network's would. */
 @Component
+@ConditionalOnSandboxRails
 public class SandboxScheduler implements DisposableBean {
 
     private final SandboxProperties properties;

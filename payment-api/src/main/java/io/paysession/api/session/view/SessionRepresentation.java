@@ -145,7 +145,10 @@ public final class SessionRepresentation {
         return details;
     }
 
-    /** {@code gross} is what was debited (less than the amount after a partial capture), {@code net} that less the fee. */
+    /**
+     * {@code gross} is what was debited (less than the amount after a partial capture), {@code net} that less the fee:
+     * negative when the fee is larger than the payment (a fixed fee on a small amount).
+     */
     private static void putAmounts(ObjectNode node, PaymentView payment) {
         if (payment.merchantFee() == null && payment.capturedAmount() == null || !payment.data().method().charges()) {
             return;
@@ -154,7 +157,10 @@ public final class SessionRepresentation {
         if (payment.capturedAmount() != null) {
             amounts.set("gross", renderMoney(payment.capturedAmount()));
             if (payment.merchantFee() != null) {
-                amounts.set("net", renderMoney(payment.capturedAmount().minus(payment.merchantFee())));
+                // both are at most Long.MAX_VALUE and at least 0, so the difference cannot overflow
+                amounts.putObject("net")
+                        .put("amount", payment.capturedAmount().minorUnits() - payment.merchantFee().minorUnits())
+                        .put("currency", payment.capturedAmount().currencyCode());
             }
         }
         if (payment.merchantFee() != null) {

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.ErrorDetails;
+import io.paysession.api.money.Money;
 import io.paysession.api.session.ApiVersion;
+import io.paysession.api.session.PaymentSucceededEvent;
 import io.paysession.api.session.SessionCancelledEvent;
 import io.paysession.api.session.SessionCreatedEvent;
 import io.paysession.api.session.SessionEvent;
@@ -135,6 +137,19 @@ class SessionRepresentationTest {
         assertThat(payment.get("customer"))
                 .isEqualTo(json("{\"reference\":\"lucky\",\"contacts\":[{\"email\":\"lucky@example.com\"}]}"));
         assertThat(payment.has("error")).isFalse();
+    }
+
+    /** A fixed fee on a small payment, and a fee stored before the admin API bounded fees: rendered, never a failure. */
+    @Test
+    void aFeeLargerThanThePaymentGivesANegativeNet() {
+        for (long fee : new long[]{30, Long.MAX_VALUE}) {
+            List<SessionEvent> events = new ArrayList<>(successfulPayment(ApiVersion.V1).subList(0, 4));
+            events.add(new PaymentSucceededEvent(SESSION, PAYMENT, TRANSACTION, Money.of(10, "eur"), Money.of(fee, "eur"),
+                    at(4)));
+            JsonNode amounts = render(events).at("/acquiring_payments/0/amounts");
+            assertThat(amounts.at("/net")).hasToString("{\"amount\":" + (10 - fee) + ",\"currency\":\"eur\"}");
+            assertThat(amounts.at("/fee/merchant_fee/amount").longValue()).isEqualTo(fee);
+        }
     }
 
     @Test
