@@ -1,17 +1,25 @@
 package io.paysession.gateway;
 
 import io.paysession.gateway.support.Answer;
+import io.paysession.gateway.support.StoredText;
 import io.paysession.gateway.support.TestPartner;
 import org.junit.jupiter.api.Test;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.sql.ResultSetMetaData;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,15 +28,51 @@ import static org.assertj.core.api.Assertions.assertThat;
  * After real card payments (one approved, one declined), card payouts (by number, by a server-side token and
  * by a widget's token) and the tokenizations behind them, no table of the database (event store,
  * tokens, read models, outbox, vault) and no line of the service's log holds the card number or the
- * security code in clear (decisions.md section 11).
+ * security code in clear (decisions.md section 11), even with Tomcat's connector logger at DEBUG, where it would
+ * print every byte it reads.
  */
 class CardDataNeverStoredTest extends EndToEndTestBase {
+
+    private static final String TOMCAT_CONNECTOR = "org.apache.coyote.http11";
 
     @Autowired
     private JdbcTemplate jdbc;
 
+    @Autowired
+    private LoggingSystem logging;
+
     @Test
     void cardNumbersAndSecurityCodesReachNoTableAndNoLogLine() throws IOException {
+        // Tomcat logs through java.util.logging, which Spring Boot bridges to Logback; an application that another
+        // test started and closed in this JVM may have taken the bridge down, which a service's own JVM never sees
+        boolean bridged = SLF4JBridgeHandler.isInstalled();
+        if (!bridged) {
+            SLF4JBridgeHandler.install();
+        }
+        logging.setLogLevel(TOMCAT_CONNECTOR, LogLevel.DEBUG);
+        // and on Tomcat's side, also for the classes that log, whose levels an earlier test may have pinned
+        Map<java.util.logging.Logger, java.util.logging.Level> levels = new LinkedHashMap<>();
+        for (String name : List.of(TOMCAT_CONNECTOR, TOMCAT_CONNECTOR + ".Http11Processor",
+                TOMCAT_CONNECTOR + ".Http11InputBuffer")) {
+            java.util.logging.Logger connector = java.util.logging.Logger.getLogger(name);
+            levels.put(connector, connector.getLevel());
+            connector.setLevel(java.util.logging.Level.FINE);
+        }
+        try {
+            cardNumbersAndSecurityCodesReachNoTableAndNoLogLineWithTheConnectorAtDebug();
+        } finally {
+            logging.setLogLevel(TOMCAT_CONNECTOR, null);
+            levels.forEach(java.util.logging.Logger::setLevel);
+            if (!bridged) {
+                SLF4JBridgeHandler.uninstall();
+            }
+        }
+    }
+
+    private void cardNumbersAndSecurityCodesReachNoTableAndNoLogLineWithTheConnectorAtDebug() throws IOException {
+        assertThat(java.util.logging.Logger.getLogger(TOMCAT_CONNECTOR + ".Http11InputBuffer")
+                .isLoggable(java.util.logging.Level.FINE))
+                .as("Tomcat's connector writes what it reads (its DEBUG lines reach the logging bridge)").isTrue();
         TestPartner partner = registeredPartner("pci");
         String approvedNumber = randomVisaNumber();
         String approvedCode = randomSecurityCode();
@@ -54,21 +98,21 @@ class CardDataNeverStoredTest extends EndToEndTestBase {
         String widgetSession = payOut(partner, "{\"type\":\"card\",\"card\":{\"type\":\"encrypted_card\","
                 + "\"encrypted_card\":{\"number_hash\":\"" + widget.body().at("/data/token").asText() + "\"}}}");
 
-        List<String> secrets = List.of(approvedNumber, "4000000000000002", payoutNumber, tokenizedNumber, widgetNumber);
+        // requests Tomcat cannot parse, which it reports quoting the offending line (INFO once, then DEBUG)
+        String wireNumber = randomVisaNumber();
+        for (int i = 0; i < 2; i++) {
+            assertThat(raw("GET /api/v1/session/status?card=" + wireNumber + "|" + i + " HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Connection: close\r\n\r\n")).as("a request target Tomcat refuses").startsWith("HTTP/1.1 400");
+            assertThat(raw("POST /api/v1/session/status HTTP/1.1\r\nHost: localhost\r\nX-Card: " + wireNumber
+                    + "\u0001" + i + "\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"))
+                    .as("a header line Tomcat refuses").startsWith("HTTP/1.1 400");
+        }
+
+        List<String> secrets = List.of(approvedNumber, "4000000000000002", payoutNumber, tokenizedNumber, widgetNumber,
+                wireNumber);
         List<String> codes = List.of(approvedCode, declinedCode, widgetCode);
         List<String> findings = new ArrayList<>();
-        for (String table : jdbc.queryForList(
-                "select table_name from information_schema.tables where table_schema = 'public'", String.class)) {
-            jdbc.query("select * from " + table, row -> {
-                ResultSetMetaData columns = row.getMetaData();
-                for (int i = 1; i <= columns.getColumnCount(); i++) {
-                    Object value = row.getObject(i);
-                    String text = value instanceof byte[] bytes ? new String(bytes, StandardCharsets.ISO_8859_1)
-                            : String.valueOf(value);
-                    findings.addAll(leaks(table + "." + columns.getColumnName(i), text, secrets, codes));
-                }
-            });
-        }
+        StoredText.forEachValue(jdbc, (place, text) -> findings.addAll(leaks(place, text, secrets, codes)));
         String log = Files.readString(java.nio.file.Path.of(LOG_FILE), StandardCharsets.UTF_8);
         findings.addAll(leaks("service.log", log, secrets, codes));
 
@@ -106,6 +150,17 @@ class CardDataNeverStoredTest extends EndToEndTestBase {
         partner.post("/api/v1/session/confirm", sessionRef(sessionId));
         assertThat(WEBHOOKS.await(sessionId, "payment_finished", WEBHOOK_WAIT).rawBody()).doesNotContain(number);
         return sessionId;
+    }
+
+    /** The status line of Tomcat's answer to {@code request}, sent as is over a fresh connection. */
+    private String raw(String request) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1))
+                    .readLine();
+        }
     }
 
     /** A security code in clear would show as a JSON value or a field of a printed object. */

@@ -11,6 +11,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.net.URI;
 import java.util.Map;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -112,10 +113,13 @@ class PayerPagesRefuseForgedAnswersTest extends EndToEndTestBase {
         assertThat(answer.headers().firstValue("X-Content-Type-Options")).contains("nosniff");
     }
 
-    /** A 3-D Secure card payment, confirmed, waiting for the payer; its page's address. */
+    /**
+     * A 3-D Secure card payment, confirmed, waiting for the payer; its page's address. Each has an order reference
+     * of its own: a signed payment body runs once.
+     */
     private String challenge(TestPartner partner) {
         String sessionId = initiatedAndConfirmed(partner, "/api/v1/session/init/payment",
-                cardPayment(THREE_D_SECURE_CARD, "123"));
+                cardPayment(THREE_D_SECURE_CARD, "123").put("metadata", "order " + UUID.randomUUID()));
         JsonNode payment = WEBHOOKS.await(sessionId, "action_required", WEBHOOK_WAIT).session()
                 .path("acquiring_payments").path(0);
         return payment.path("customer_interaction").path("redirect").path("url").asText();

@@ -21,18 +21,20 @@ import io.paysession.api.session.SessionLimits;
 import io.paysession.api.session.WalletMethod;
 import io.paysession.command.vault.CardNumber;
 import io.paysession.command.vault.CardVault;
+import io.paysession.command.vault.SealedCard;
 import io.paysession.command.vault.VaultedCard;
 import org.springframework.stereotype.Component;
 
 import java.time.YearMonth;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * Reads the payment part of {@code session/create}, {@code init/payment} and {@code start/payment}.
- * Everything is validated first; only then is a card number put into the vault, and from there on only
- * its token travels. No refusal message quotes a card number or a security code.
+ * Everything is validated first; only then is a card number sealed for the vault (stored with the command,
+ * see {@link RequestCards}), and from there on only its token travels. No refusal message quotes a card number or a security code.
  */
 @Component
 public class PaymentRequests {
@@ -44,6 +46,16 @@ public class PaymentRequests {
     private static final ObjectMapper PLAIN_NUMBERS = new ObjectMapper()
             .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
 
+    /** Structured fields where digit runs are legitimate; everything else in the free parts is free text. */
+    static final Set<String> NOT_FREE_TEXT = Set.of("customer.contacts[].phone", "payment_options.return_url",
+            "participant_details.recipient.document", "participant_details.sender.registration_number",
+            "participant_details.sender.code");
+    /** The free text of a payment; {@code metadata} is read by {@link #metadata}, for refunds too. */
+    private static final FreeText FREE_TEXT = FreeText.at(List.of("items", "customer", "payment_options",
+            "participant_details", "payment_details.faster_payment_system.description",
+            "payment_details.internet_banking.qr_app_pay.channel"), NOT_FREE_TEXT);
+    private static final FreeText METADATA = FreeText.at(List.of("metadata"), Set.of());
+
     private final CardVault vault;
     private final RecurrentTokens recurrentTokens;
 
@@ -54,6 +66,7 @@ public class PaymentRequests {
 
     /** What the body gives of a payment; absent fields stay {@code null}. */
     public PaymentData read(ObjectNode body, String project) {
+        FREE_TEXT.check(body);
         Optional<MethodInput> method = Fields.object(body, "payment_details", "")
                 .map(details -> paymentDetails(details, project));
         Money amount = Fields.amountDetails(body, "amount_details", "").orElse(null);
@@ -68,8 +81,11 @@ public class PaymentRequests {
         return new PaymentData(paymentMethod, amount, customer, paymentOptions, participant, metadata, items);
     }
 
+    /** Sealed now, stored with the request's command (a refused command stores nothing). */
     private CardMethod vault(String project, CardInput input) {
-        VaultedCard vaulted = vault.store(project, input.number(), input.expiry(), input.securityCode());
+        SealedCard sealed = vault.seal(project, input.number(), input.expiry(), input.securityCode());
+        RequestCards.add(sealed);
+        VaultedCard vaulted = sealed.vaulted();
         return new CardMethod(vaulted.token(), vaulted.brand().wireName(), vaulted.bin(), vaulted.last4());
     }
 
@@ -255,6 +271,7 @@ public class PaymentRequests {
     }
 
     static JsonNode metadata(ObjectNode body) {
+        METADATA.check(body);
         JsonNode metadata = body.get("metadata");
         if (metadata == null || metadata.isNull()) {
             return null;

@@ -10,11 +10,13 @@ import io.paysession.api.session.PayoutData;
 import io.paysession.api.session.PayoutMethod;
 import io.paysession.command.vault.CardNumber;
 import io.paysession.command.vault.CardVault;
+import io.paysession.command.vault.SealedCard;
 import io.paysession.command.vault.StoredCard;
 import io.paysession.command.vault.VaultedCard;
 import org.springframework.stereotype.Component;
 
 import java.math.BigInteger;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -31,6 +33,12 @@ public class PayoutRequests {
     private static final Pattern BANK_ID = Pattern.compile("[0-9]{9,12}");
     private static final Pattern IBAN = Pattern.compile("[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}");
 
+    /** The free text of a payout under either name of its details; {@code metadata} is read with the payment's. */
+    private static final FreeText FREE_TEXT = FreeText.at(List.of("customer", "participant_details",
+            "payout_details.bank_account.global.description", "payment_method.bank_account.global.description",
+            "payout_details.bank_account.faster_payment_system.description",
+            "payment_method.bank_account.faster_payment_system.description"), PaymentRequests.NOT_FREE_TEXT);
+
     private final CardVault vault;
 
     public PayoutRequests(CardVault vault) {
@@ -43,6 +51,7 @@ public class PayoutRequests {
     }
 
     public PayoutData read(ObjectNode body, String project, ApiVersion version) {
+        FREE_TEXT.check(body);
         if (Fields.isPresent(body, "payout_details") && Fields.isPresent(body, "payment_method")) {
             // two sets of details under the two names leave no way to tell which one the partner meant
             throw PaymentsException.invalidRequest("give the payout details as " + version.payoutDetailsName()
@@ -61,8 +70,11 @@ public class PayoutRequests {
         return new PayoutData(payoutMethod, amount, customer, participants, metadata);
     }
 
+    /** Sealed now, stored with the request's command (a refused command stores nothing). */
     private PayoutMethod.Card vault(String project, MethodInput input) {
-        VaultedCard card = vault.store(project, input.number(), null, null);
+        SealedCard sealed = vault.seal(project, input.number(), null, null);
+        RequestCards.add(sealed);
+        VaultedCard card = sealed.vaulted();
         return new PayoutMethod.Card("bank_card", card.token(), card.brand().wireName(), card.bin(), card.last4());
     }
 

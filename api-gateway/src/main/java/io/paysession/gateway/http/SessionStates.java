@@ -4,6 +4,7 @@ import io.paysession.api.session.SessionEvent;
 import io.paysession.api.session.SessionId;
 import io.paysession.api.session.view.SessionView;
 import io.paysession.api.session.view.SessionViewFold;
+import io.paysession.command.vault.CardsVaultedWithCommands;
 import io.paysession.gateway.idempotency.IdempotentCommands;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.commandhandling.GenericCommandMessage;
@@ -38,28 +39,32 @@ public class SessionStates {
     private final CommandGateway commands;
     private final EventStore eventStore;
     private final IdempotentCommands idempotentCommands;
+    private final CardsVaultedWithCommands cardsWithCommands;
 
-    public SessionStates(CommandGateway commands, EventStore eventStore, IdempotentCommands idempotentCommands) {
+    public SessionStates(CommandGateway commands, EventStore eventStore, IdempotentCommands idempotentCommands,
+                         CardsVaultedWithCommands cardsWithCommands) {
         this.commands = commands;
         this.eventStore = eventStore;
         this.idempotentCommands = idempotentCommands;
+        this.cardsWithCommands = cardsWithCommands;
     }
 
     public SessionView runAndRead(SessionId sessionId, Object command) {
         CommandMessage<Object> message = GenericCommandMessage.<Object>asCommandMessage(command)
                 .andMetaData(RequestMetadata.current())
                 .andMetaData(idempotentCommands.beforeCommandOn(sessionId));
-        for (int attempt = 1; ; attempt++) {
-            try {
-                commands.sendAndWait(message);
-                break;
-            } catch (ConcurrencyException e) {
-                // another node appended to the session first; the attempt left nothing behind (one transaction)
-                if (attempt == ATTEMPTS) {
-                    throw e;
+        cardsWithCommands.sendWith(message.getIdentifier(), sessionId.value(), RequestCards.take(), () -> {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return commands.sendAndWait(message);
+                } catch (ConcurrencyException e) {
+                    // another node appended to the session first; the attempt left nothing behind (one transaction)
+                    if (attempt == ATTEMPTS) {
+                        throw e;
+                    }
                 }
             }
-        }
+        });
         SessionView view = foldUpTo(sessionId, CORRELATION_KEY, message.getIdentifier()).afterMarked();
         if (view == null) {
             throw new IllegalStateException("no events for " + sessionId + " after a successful command");

@@ -20,6 +20,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -37,6 +38,9 @@ public class TokenController {
     private static final Set<String> LOCALES = Set.of("en", "ru");
     private static final Pattern PUBLIC_TOKEN = Pattern.compile("[0-9a-f]{64}");
 
+    /** A ref is echoed as a member name of the answer. */
+    private static final FreeText FREE_TEXT = FreeText.at(List.of("card_elements[].ref"), Set.of());
+
     private final CardVault vault;
     private final PublicTokens publicTokens;
     private final BrowserTokenization tokenization;
@@ -50,10 +54,12 @@ public class TokenController {
     @PostMapping("/cds/v1/tokenize/elements")
     public ResponseEntity<ObjectNode> tokenize(HttpServletRequest request) {
         PartnerView partner = SessionController.partner(request);
-        JsonNode elements = SessionController.body(request).get("card_elements");
+        ObjectNode json = SessionController.body(request);
+        JsonNode elements = json.get("card_elements");
         if (elements == null || !elements.isArray() || elements.isEmpty()) {
             throw PaymentsException.invalidRequest("card_elements must be a non-empty array");
         }
+        FREE_TEXT.check(json);
         // every element is checked before the first card number enters the vault
         Map<String, CardNumber> numbers = new LinkedHashMap<>();
         for (int i = 0; i < elements.size(); i++) {

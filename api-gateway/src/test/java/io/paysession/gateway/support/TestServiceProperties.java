@@ -50,6 +50,7 @@ public final class TestServiceProperties {
         properties.put("payments.limits.capture", "4s");
         properties.put("payments.limits.first-outcome-query", "1s");
         properties.put("db-scheduler.polling-interval", "200ms");
+        properties.put("payments.vault.security-code-sweep.interval", "1s");
         return properties;
     }
 }

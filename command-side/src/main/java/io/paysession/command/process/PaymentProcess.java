@@ -4,7 +4,6 @@ import io.paysession.api.error.PaymentsException;
 import io.paysession.api.recurrent.UseRecurrentTokenCommand;
 import io.paysession.api.session.AuthorizationOutcome;
 import io.paysession.api.session.RecurrentMethod;
-import io.paysession.api.session.CardMethod;
 import io.paysession.api.session.MarkPaymentReadyToConfirmCommand;
 import io.paysession.api.session.PaymentCaptureQueryRequestedEvent;
 import io.paysession.api.session.PaymentCaptureRequestedEvent;
@@ -112,10 +111,6 @@ public class PaymentProcess {
                 event.sessionId(), () -> rail.authorize(operation), () -> rail.queryOutcome(operation),
                 AuthorizationOutcome.Unknown::new);
         commands.send(new RecordPaymentAuthorizationCommand(event.sessionId(), event.paymentId(), outcome));
-        // the security code served the authorization request; it is not kept for anything after it
-        if (event.order().method() instanceof CardMethod card) {
-            vault.eraseSecurityCode(card.vaultToken());
-        }
     }
 
     @EventHandler

@@ -32,6 +32,11 @@ public record SessionTimeLimits(@DefaultValue("240m") Duration confirm,
         return method instanceof QrAppMethod ? qrAppConfirm : confirm;
     }
 
+    /** The longest wait for a confirmation, whatever the method: after it, no payment waits to be authorized. */
+    public Duration longestConfirmWindow() {
+        return confirm.compareTo(qrAppConfirm) >= 0 ? confirm : qrAppConfirm;
+    }
+
     /** 20 minutes for wallet and bank-application payments (spec), 60 otherwise (docs). */
     Duration payerActionWindow(PaymentMethod method) {
         return method instanceof WalletMethod || method instanceof BankAppMethod ? walletAndBankAppPayerAction : payerAction;

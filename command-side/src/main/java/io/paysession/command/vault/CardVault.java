@@ -12,6 +12,7 @@ import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.YearMonth;
 import java.util.HexFormat;
 import java.util.List;
@@ -20,7 +21,8 @@ import java.util.Optional;
 /**
  * Keeps card numbers encrypted (AES-256-GCM, a fresh 96-bit nonce per value, the token and key id as
  * associated data) and hands out tokens in their place (decisions.md section 11). A security code is
- * kept encrypted only until {@link #eraseSecurityCode} is called after the authorization that used it.
+ * kept encrypted only until the payment's use of it ends ({@link SecurityCodeEraser}), and never longer than
+ * the longest confirmation window allows (the sweeper of the gateway).
  */
 @Component
 public class CardVault {
@@ -39,20 +41,37 @@ public class CardVault {
         this.clock = clock;
     }
 
+    /** Encrypts and stores a card at once: for tokenizations, which send no command (see {@link #seal}). */
     public VaultedCard store(String project, CardNumber number, YearMonth expiry, String securityCode) {
+        SealedCard card = seal(project, number, expiry, securityCode);
+        insert(card, null);
+        return card.vaulted();
+    }
+
+    /**
+     * Encrypts a card without storing it. A card that a command will refer to is stored by
+     * {@link CardsVaultedWithCommands} inside that command's transaction, so that a command the session refuses
+     * leaves no vault entry behind.
+     */
+    public SealedCard seal(String project, CardNumber number, YearMonth expiry, String securityCode) {
         String token = "card_" + HexFormat.of().formatHex(randomBytes(16));
         String keyId = keys.activeKeyId();
         byte[] pan = encrypt(keys.activeKey(), keyId, token, "pan", number.digits());
         byte[] cvc = securityCode == null ? null : encrypt(keys.activeKey(), keyId, token, "cvc", securityCode);
+        return new SealedCard(token, project, keyId, pan, cvc, expiry, number.brand(), number.bin(), number.last4());
+    }
+
+    /** Stores a sealed card, for session {@code sessionId} when it comes with a command on that session. */
+    void insert(SealedCard card, String sessionId) {
+        YearMonth expiry = card.expiry();
         jdbc.update("""
                         insert into card_vault (token, project, key_id, pan_ciphertext, cvc_ciphertext, expiry_month,
-                                                expiry_year, brand, bin, last4, created_at)
-                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                token, project, keyId, pan, cvc,
+                                                expiry_year, brand, bin, last4, created_at, session_id)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                card.token(), card.project(), card.keyId(), card.panCiphertext(), card.cvcCiphertext(),
                 expiry == null ? null : (short) expiry.getMonthValue(),
                 expiry == null ? null : (short) expiry.getYear(),
-                number.brand().wireName(), number.bin(), number.last4(), Timestamp.from(clock.instant()));
-        return new VaultedCard(token, number.brand(), number.bin(), number.last4());
+                card.brand().wireName(), card.bin(), card.last4(), Timestamp.from(clock.instant()), sessionId);
     }
 
     public Optional<RevealedCard> reveal(String token) {
@@ -88,6 +107,22 @@ public class CardVault {
     public void eraseSecurityCode(String token) {
         jdbc.update("update card_vault set cvc_ciphertext = null, cvc_erased_at = ? where token = ? and cvc_ciphertext is not null",
                 Timestamp.from(clock.instant()), token);
+    }
+
+    /** Erases the security codes of every card that came with a command on the session; how many were erased. */
+    public int eraseSecurityCodesOfSession(String sessionId) {
+        return jdbc.update("""
+                        update card_vault set cvc_ciphertext = null, cvc_erased_at = ?
+                        where session_id = ? and cvc_ciphertext is not null""",
+                Timestamp.from(clock.instant()), sessionId);
+    }
+
+    /** Erases every security code stored before {@code instant}, whatever it was stored for; how many were erased. */
+    public int eraseSecurityCodesStoredBefore(Instant instant) {
+        return jdbc.update("""
+                        update card_vault set cvc_ciphertext = null, cvc_erased_at = ?
+                        where created_at < ? and cvc_ciphertext is not null""",
+                Timestamp.from(clock.instant()), Timestamp.from(instant));
     }
 
     private byte[] encrypt(SecretKey key, String keyId, String token, String field, String plaintext) {

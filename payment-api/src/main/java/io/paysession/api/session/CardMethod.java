@@ -14,8 +14,9 @@ public record CardMethod(String vaultToken, String brand, String bin, String las
         Objects.requireNonNull(bin, "bin");
         Objects.requireNonNull(last4, "last4");
         // a guard against a full card number slipping into an event in the place of a BIN
-        if (!bin.matches("[0-9]{6,8}") || !last4.matches("[0-9]{4}")) {
-            throw new IllegalArgumentException("a card shows a 6 to 8 digit BIN and 4 last digits");
+        // (2 to 6 leading digits are shown: fewer than the BIN for 12 to 14 digit numbers, see CardNumber)
+        if (!bin.matches("[0-9]{2,8}") || !last4.matches("[0-9]{4}")) {
+            throw new IllegalArgumentException("a card shows 2 to 8 leading digits and 4 last digits");
         }
     }
 

@@ -31,6 +31,8 @@ import java.util.concurrent.CompletionStage;
  * time-out card is processed, but the answer to its first call is lost (unknown) until the acquirer is
  * asked again. Like a real acquirer it is idempotent by operation id: every answer is bound in
  * {@link SandboxLedger}, so a second call or a query gets the first answer and nothing is charged twice.
+ * A card payment whose security code is no longer in the vault when it is authorized is declined, as an
+ * issuer declines one sent without it.
  */
 @Component
 @ConditionalOnSandboxRails
@@ -92,7 +94,7 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
     public CompletionStage<AuthorizationOutcome> authorize(RailOperation operation) {
         return scheduler.later(() -> {
             Optional<RevealedCard> card = reveal(operation);
-            SandboxLedger.Binding<AuthorizationOutcome> bound = bindAuthorization(operation, card);
+            SandboxLedger.Binding<AuthorizationOutcome> bound = bindAuthorization(operation, card, true);
             if (bound.fresh() && card.isPresent() && SandboxTestCards.timesOut(card.get().number())) {
                 return new AuthorizationOutcome.Unknown(ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT,
                         "The acquirer did not answer in time"));
@@ -107,16 +109,25 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
      */
     @Override
     public CompletionStage<AuthorizationOutcome> queryOutcome(RailOperation operation) {
-        return scheduler.later(() -> bindAuthorization(operation, reveal(operation)).answer());
+        // a query carries no security code: an authorization it processes late is the one sent with the code
+        return scheduler.later(() -> bindAuthorization(operation, reveal(operation), false).answer());
     }
 
     private SandboxLedger.Binding<AuthorizationOutcome> bindAuthorization(RailOperation operation,
-                                                                         Optional<RevealedCard> card) {
+                                                                         Optional<RevealedCard> card,
+                                                                         boolean withSecurityCode) {
         String payment = operation.paymentId().value();
         return ledger.bind(SandboxLedger.Kind.AUTHORIZE, payment, payment, operation.order().amount(),
                 AuthorizationOutcome.class, () -> {
                     if (card.isEmpty()) {
                         return new AuthorizationOutcome.Declined(unknownCard());
+                    }
+                    if (withSecurityCode && operation.order().method() instanceof CardMethod
+                            && card.get().securityCode() == null) {
+                        // a card payment with the customer present is authorized with its security code; the
+                        // vault keeps it until then (a charge with a recurrent token has none and needs none)
+                        return new AuthorizationOutcome.Declined(ErrorDetails.of(ErrorCode.DECLINED_BY_ISSUER_BANK,
+                                "The issuer bank declined the payment: no security code was given"));
                     }
                     if (SandboxTestCards.needsThreeDSecure(card.get().number()) && customerPresent(operation)) {
                         return new AuthorizationOutcome.PayerActionRequired(
