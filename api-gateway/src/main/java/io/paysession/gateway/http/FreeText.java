@@ -27,6 +27,7 @@ final class FreeText {
     private static final int MIN_DIGITS = 13;
     private static final int MAX_DIGITS = 19;
     private static final int MIN_GROUP = 3;
+    private static final int MAX_GROUP = 6;
     private static final int MAX_SEPARATORS = 3;
 
     private final List<String> paths;
@@ -109,9 +110,13 @@ final class FreeText {
 
     /**
      * Whether the text holds 13 to 19 digits that pass the Luhn check: one run of digits, or consecutive groups
-     * of at least 3 digits joined by up to 3 spaces or hyphens, as card numbers are written
+     * of 3 to 6 digits joined by up to 3 spaces or hyphens, as card numbers are written
      * ({@code 4242 4242 4242 4242}, {@code 3793-545081-62306}). Shorter groups (an expiry date, a list of sizes)
-     * join nothing.
+     * join nothing, and neither do longer ones. Digits that touch a letter are part of a word, not a number
+     * written out: the identifiers partners put in free text (UUIDs, hex digests, {@code inv_...} references) have
+     * digit runs between letters and groups of 8 and 12, and about one in ten such runs would pass the Luhn check
+     * by chance. A card number glued to letters ({@code pan4242...}) is therefore not recognised; written as
+     * people write it (alone, after a colon, in groups) it is.
      */
     static boolean holdsCardNumber(CharSequence text) {
         List<String> run = new ArrayList<>();
@@ -129,8 +134,16 @@ final class FreeText {
                 i++;
             }
             String group = text.subSequence(start, i).toString();
+            if (touchesALetter(text, start, i)) {
+                if (anyCardNumber(run)) {
+                    return true;
+                }
+                run.clear();
+                separatorsBefore = -1;
+                continue;
+            }
             boolean joins = separatorsBefore >= 1 && separatorsBefore <= MAX_SEPARATORS
-                    && group.length() >= MIN_GROUP && !run.isEmpty() && run.get(run.size() - 1).length() >= MIN_GROUP;
+                    && joinable(group) && !run.isEmpty() && joinable(run.get(run.size() - 1));
             if (!joins) {
                 if (anyCardNumber(run)) {
                     return true;
@@ -141,6 +154,15 @@ final class FreeText {
             separatorsBefore = 0;
         }
         return anyCardNumber(run);
+    }
+
+    private static boolean joinable(String group) {
+        return group.length() >= MIN_GROUP && group.length() <= MAX_GROUP;
+    }
+
+    private static boolean touchesALetter(CharSequence text, int start, int end) {
+        return start > 0 && Character.isLetter(text.charAt(start - 1))
+                || end < text.length() && Character.isLetter(text.charAt(end));
     }
 
     /** Whether consecutive groups of one run make a card number. */
