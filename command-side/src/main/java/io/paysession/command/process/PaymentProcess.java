@@ -30,7 +30,6 @@ import io.paysession.command.rails.PaymentRails;
 import io.paysession.command.rails.PrecheckResult;
 import io.paysession.command.rails.RailOperation;
 import io.paysession.command.rails.RefundOutcome;
-import io.paysession.command.vault.CardVault;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DisallowReplay;
 import org.axonframework.eventhandling.EventHandler;
@@ -63,15 +62,13 @@ public class PaymentProcess {
     static final String STARTED_BY_PROJECT = "project";
 
     private final PaymentRails rails;
-    private final CardVault vault;
     private final ProcessCommandSender commands;
     private final RailAnswers answers;
     private final MoneyMovingCalls moneyCalls;
 
-    public PaymentProcess(PaymentRails rails, CardVault vault, ProcessCommandSender commands, RailAnswers answers,
+    public PaymentProcess(PaymentRails rails, ProcessCommandSender commands, RailAnswers answers,
                           MoneyMovingCalls moneyCalls) {
         this.rails = rails;
-        this.vault = vault;
         this.commands = commands;
         this.answers = answers;
         this.moneyCalls = moneyCalls;

@@ -104,11 +104,6 @@ public class CardVault {
         return found.stream().findFirst();
     }
 
-    public void eraseSecurityCode(String token) {
-        jdbc.update("update card_vault set cvc_ciphertext = null, cvc_erased_at = ? where token = ? and cvc_ciphertext is not null",
-                Timestamp.from(clock.instant()), token);
-    }
-
     /** Erases the security codes of every card that came with a command on the session; how many were erased. */
     public int eraseSecurityCodesOfSession(String sessionId) {
         return jdbc.update("""

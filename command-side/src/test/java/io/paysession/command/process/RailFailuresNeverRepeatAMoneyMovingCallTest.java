@@ -32,7 +32,6 @@ import io.paysession.command.rails.PayoutRail;
 import io.paysession.command.rails.PrecheckResult;
 import io.paysession.command.rails.RailOperation;
 import io.paysession.command.rails.RefundOutcome;
-import io.paysession.command.vault.CardVault;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -84,7 +83,7 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
     private final RailAnswers answers = new RailAnswers(Duration.ofMillis(200));
     private final MoneyMovingCalls moneyCalls = new MoneyMovingCalls(journal, answers);
     private final ProcessCommandSender commands = new ProcessCommandSender(recordingGateway());
-    private final PaymentProcess payments = new PaymentProcess(new PaymentRails(List.of(rail)), mock(CardVault.class),
+    private final PaymentProcess payments = new PaymentProcess(new PaymentRails(List.of(rail)),
             commands, answers, moneyCalls);
     private final PayoutProcess payouts = new PayoutProcess(rail, commands, answers, moneyCalls);
 
