@@ -1,0 +1,6 @@
+/**
+ * The {@code Session} aggregate, the consistency boundary of a payment (with its refunds) or a payout: its
+ * transition table {@code SessionLifecycle}, its time limits as persistent deadlines, and the limits a partner's
+ * requests cannot pass.
+ */
+package io.paysession.command.session;
