@@ -27,7 +27,6 @@ import io.paysession.command.rails.PaymentRails;
 import io.paysession.command.rails.StubRails;
 import io.paysession.command.rails.StubRails.Call;
 import io.paysession.command.rails.StubRails.Reply;
-import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,15 +34,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.Mockito.doAnswer;
-import static org.mockito.Mockito.mock;
 
 /**
  * The engine's side of the rail contract, on the processes themselves with a rail that misbehaves: an answer
@@ -78,18 +71,17 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
     private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
 
     private final StubRails rail = new StubRails();
-    private final List<Object> sent = new CopyOnWriteArrayList<>();
-    private final InMemoryJournal journal = new InMemoryJournal();
+    private final RecordingCommands recorded = new RecordingCommands();
     private final RailAnswers answers = new RailAnswers(Duration.ofMillis(200));
-    private final MoneyMovingCalls moneyCalls = new MoneyMovingCalls(journal, answers);
-    private final ProcessCommandSender commands = new ProcessCommandSender(recordingGateway());
+    private final MoneyMovingCalls moneyCalls = new MoneyMovingCalls(new InMemoryRailCallJournal(), answers);
+    private final ProcessCommandSender commands = recorded.sender();
     private final PaymentProcess payments = new PaymentProcess(new PaymentRails(List.of(rail)),
             commands, answers, moneyCalls);
     private final PayoutProcess payouts = new PayoutProcess(rail, commands, answers, moneyCalls);
 
     @AfterEach
     void stop() {
-        commands.destroy();
+        recorded.close();
     }
 
     @ParameterizedTest
@@ -99,14 +91,14 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
         PaymentConfirmedEvent confirmed = new PaymentConfirmedEvent(SESSION, PAYMENT, ORDER, NOW);
 
         payments.on(confirmed);
-        assertThat(sent).singleElement().isInstanceOfSatisfying(RecordPaymentAuthorizationCommand.class, command ->
+        assertThat(recorded.sent()).singleElement().isInstanceOfSatisfying(RecordPaymentAuthorizationCommand.class, command ->
                 assertThat(command.outcome()).isInstanceOfSatisfying(AuthorizationOutcome.Unknown.class, unknown ->
                         assertThat(unknown.reason().code()).isEqualTo(ErrorCode.PROVIDER_TIMEOUT)));
 
         payments.on(confirmed); // the processor handles the event again: after a crash, a retry, a redelivery
         assertThat(rail.count(Call.AUTHORIZE, PAYMENT.value())).isEqualTo(1);
         assertThat(rail.count(Call.QUERY_AUTHORIZATION, PAYMENT.value())).isEqualTo(1);
-        assertThat(sent).last().isEqualTo(new RecordPaymentAuthorizationCommand(SESSION, PAYMENT,
+        assertThat(recorded.sent()).last().isEqualTo(new RecordPaymentAuthorizationCommand(SESSION, PAYMENT,
                 new AuthorizationOutcome.Held(INFO)));
     }
 
@@ -117,12 +109,12 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
         PaymentCaptureRequestedEvent capture = new PaymentCaptureRequestedEvent(SESSION, PAYMENT, ORDER, AMOUNT, NOW);
 
         payments.on(capture);
-        assertThat(sent).singleElement().isInstanceOf(RecordCaptureOutcomeUnknownCommand.class);
+        assertThat(recorded.sent()).singleElement().isInstanceOf(RecordCaptureOutcomeUnknownCommand.class);
 
         payments.on(capture);
         assertThat(rail.count(Call.CAPTURE, PAYMENT.value())).isEqualTo(1);
         assertThat(rail.count(Call.QUERY_CAPTURE, PAYMENT.value())).isEqualTo(1);
-        assertThat(sent).last().isEqualTo(new RecordPaymentCaptureCommand(SESSION, PAYMENT, INFO));
+        assertThat(recorded.sent()).last().isEqualTo(new RecordPaymentCaptureCommand(SESSION, PAYMENT, INFO));
     }
 
     @ParameterizedTest
@@ -133,12 +125,12 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
                 null, NOW);
 
         payments.on(refund);
-        assertThat(sent).singleElement().isInstanceOf(RecordRefundOutcomeUnknownCommand.class);
+        assertThat(recorded.sent()).singleElement().isInstanceOf(RecordRefundOutcomeUnknownCommand.class);
 
         payments.on(refund);
         assertThat(rail.count(Call.REFUND, REFUND.value())).isEqualTo(1);
         assertThat(rail.count(Call.QUERY_REFUND, REFUND.value())).isEqualTo(1);
-        assertThat(sent).last().isEqualTo(new RecordRefundOutcomeCommand(SESSION, REFUND, true, null));
+        assertThat(recorded.sent()).last().isEqualTo(new RecordRefundOutcomeCommand(SESSION, REFUND, true, null));
     }
 
     @ParameterizedTest
@@ -148,13 +140,13 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
         PayoutConfirmedEvent confirmed = new PayoutConfirmedEvent(SESSION, PAYOUT, payout(), NOW);
 
         payouts.on(confirmed);
-        assertThat(sent).singleElement().isInstanceOfSatisfying(RecordPayoutOutcomeCommand.class, command ->
+        assertThat(recorded.sent()).singleElement().isInstanceOfSatisfying(RecordPayoutOutcomeCommand.class, command ->
                 assertThat(command.outcome()).isInstanceOf(AuthorizationOutcome.Unknown.class));
 
         payouts.on(confirmed);
         assertThat(rail.count(Call.PAYOUT_SEND, PAYOUT.value())).isEqualTo(1);
         assertThat(rail.count(Call.QUERY_PAYOUT, PAYOUT.value())).isEqualTo(1);
-        assertThat(sent).last().isEqualTo(new RecordPayoutOutcomeCommand(SESSION, PAYOUT,
+        assertThat(recorded.sent()).last().isEqualTo(new RecordPayoutOutcomeCommand(SESSION, PAYOUT,
                 new AuthorizationOutcome.Approved(INFO)));
     }
 
@@ -162,7 +154,7 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
     void aQueryWithoutAnAnswerIsUnknownAgainNotAnException() {
         rail.next(Call.QUERY_AUTHORIZATION, Failure.THROWS.reply());
         payments.on(new io.paysession.api.session.PaymentOutcomeQueryRequestedEvent(SESSION, PAYMENT, ORDER, 1, NOW));
-        assertThat(sent).singleElement().isInstanceOfSatisfying(RecordPaymentAuthorizationCommand.class, command ->
+        assertThat(recorded.sent()).singleElement().isInstanceOfSatisfying(RecordPaymentAuthorizationCommand.class, command ->
                 assertThat(command.outcome()).isInstanceOf(AuthorizationOutcome.Unknown.class));
         assertThat(rail.count(Call.AUTHORIZE, PAYMENT.value())).isZero();
     }
@@ -173,32 +165,12 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
         payments.on(confirmed);
         payments.on(confirmed); // the answer was recorded, the processor's position was not: a crash in between
         assertThat(rail.count(Call.AUTHORIZE, PAYMENT.value())).isEqualTo(1);
-        assertThat(sent).hasSize(2).containsOnly(new RecordPaymentAuthorizationCommand(SESSION, PAYMENT,
+        assertThat(recorded.sent()).hasSize(2).containsOnly(new RecordPaymentAuthorizationCommand(SESSION, PAYMENT,
                 new AuthorizationOutcome.Held(INFO)));
     }
 
     private static PayoutData payout() {
         return new PayoutData(new PayoutMethod.Card("tokenized_card", "card_9", "visa", "424242", "4242"), AMOUNT,
                 null, null, null);
-    }
-
-    private CommandGateway recordingGateway() {
-        CommandGateway gateway = mock(CommandGateway.class);
-        doAnswer(invocation -> {
-            sent.add(invocation.getArgument(0));
-            return null;
-        }).when(gateway).sendAndWait(any());
-        return gateway;
-    }
-
-    /** The journal's contract without its table: the first ask per (kind, operation id) is granted. */
-    private static final class InMemoryJournal implements RailCallJournal {
-
-        private final Set<String> calls = new HashSet<>();
-
-        @Override
-        public synchronized boolean firstCall(Kind kind, String operationId, SessionId session) {
-            return calls.add(kind + " " + operationId);
-        }
     }
 }
