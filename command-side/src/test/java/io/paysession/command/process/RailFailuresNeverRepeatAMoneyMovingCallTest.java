@@ -8,7 +8,6 @@ import io.paysession.api.session.CardMethod;
 import io.paysession.api.session.PaymentCaptureRequestedEvent;
 import io.paysession.api.session.PaymentConfirmedEvent;
 import io.paysession.api.session.PaymentId;
-import io.paysession.api.session.PaymentMethod;
 import io.paysession.api.session.PayoutConfirmedEvent;
 import io.paysession.api.session.PayoutData;
 import io.paysession.api.session.PayoutId;
@@ -24,15 +23,10 @@ import io.paysession.api.session.RefundId;
 import io.paysession.api.session.RefundRequestedEvent;
 import io.paysession.api.session.SessionId;
 import io.paysession.api.session.TransactionInfo;
-import io.paysession.command.rails.CaptureOutcome;
-import io.paysession.command.rails.PaymentRail;
 import io.paysession.command.rails.PaymentRails;
-import io.paysession.command.rails.PayoutOperation;
-import io.paysession.command.rails.PayoutRail;
-import io.paysession.command.rails.PrecheckResult;
-import io.paysession.command.rails.RailOperation;
-import io.paysession.command.rails.RefundOutcome;
-import org.axonframework.commandhandling.gateway.CommandGateway;
+import io.paysession.command.rails.StubRails;
+import io.paysession.command.rails.StubRails.Call;
+import io.paysession.command.rails.StubRails.Reply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,20 +34,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.Mockito.doAnswer;
-import static org.mockito.Mockito.mock;
 
 /**
  * The engine's side of the rail contract, on the processes themselves with a rail that misbehaves: an answer
@@ -65,7 +48,17 @@ import static org.mockito.Mockito.mock;
  */
 class RailFailuresNeverRepeatAMoneyMovingCallTest {
 
-    enum Failure { SLOW, THROWS, FAILS }
+    enum Failure {
+        SLOW, THROWS, FAILS;
+
+        <T> Reply<T> reply() {
+            return switch (this) {
+                case SLOW -> Reply.silence(); // the answer never comes in time
+                case THROWS -> Reply.throwing();
+                case FAILS -> Reply.failing();
+            };
+        }
+    }
 
     private static final SessionId SESSION = SessionId.of("ps_1");
     private static final PaymentId PAYMENT = PaymentId.of("pm_7");
@@ -74,101 +67,96 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
     private static final Money AMOUNT = Money.of(10_000, "rub");
     private static final CardMethod CARD = new CardMethod("card_0123", "visa", "424242", "4242");
     private static final RailOrder ORDER = new RailOrder(CARD, AMOUNT, CaptureMode.DELAYED, null);
-    private static final TransactionInfo INFO = TransactionInfo.card("123456789012", "A1B2C3");
+    private static final TransactionInfo INFO = StubRails.TRANSACTION;
     private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
 
-    private final FlakyRail rail = new FlakyRail();
-    private final List<Object> sent = new CopyOnWriteArrayList<>();
-    private final InMemoryJournal journal = new InMemoryJournal();
+    private final StubRails rail = new StubRails();
+    private final RecordingCommands recorded = new RecordingCommands();
     private final RailAnswers answers = new RailAnswers(Duration.ofMillis(200));
-    private final MoneyMovingCalls moneyCalls = new MoneyMovingCalls(journal, answers);
-    private final ProcessCommandSender commands = new ProcessCommandSender(recordingGateway());
+    private final MoneyMovingCalls moneyCalls = new MoneyMovingCalls(new InMemoryRailCallJournal(), answers);
+    private final ProcessCommandSender commands = recorded.sender();
     private final PaymentProcess payments = new PaymentProcess(new PaymentRails(List.of(rail)),
             commands, answers, moneyCalls);
     private final PayoutProcess payouts = new PayoutProcess(rail, commands, answers, moneyCalls);
 
     @AfterEach
     void stop() {
-        commands.destroy();
+        recorded.close();
     }
 
     @ParameterizedTest
     @EnumSource(Failure.class)
     void anAuthorizationWithoutAnAnswerIsUnknownAndHandlingItAgainOnlyQueries(Failure failure) {
-        rail.failure = failure;
+        rail.next(Call.AUTHORIZE, failure.reply());
         PaymentConfirmedEvent confirmed = new PaymentConfirmedEvent(SESSION, PAYMENT, ORDER, NOW);
 
         payments.on(confirmed);
-        assertThat(sent).singleElement().isInstanceOfSatisfying(RecordPaymentAuthorizationCommand.class, command ->
+        assertThat(recorded.sent()).singleElement().isInstanceOfSatisfying(RecordPaymentAuthorizationCommand.class, command ->
                 assertThat(command.outcome()).isInstanceOfSatisfying(AuthorizationOutcome.Unknown.class, unknown ->
                         assertThat(unknown.reason().code()).isEqualTo(ErrorCode.PROVIDER_TIMEOUT)));
 
-        rail.failure = null;
         payments.on(confirmed); // the processor handles the event again: after a crash, a retry, a redelivery
-        assertThat(rail.calls("authorize " + PAYMENT)).isEqualTo(1);
-        assertThat(rail.calls("query authorize " + PAYMENT)).isEqualTo(1);
-        assertThat(sent).last().isEqualTo(new RecordPaymentAuthorizationCommand(SESSION, PAYMENT,
+        assertThat(rail.count(Call.AUTHORIZE, PAYMENT.value())).isEqualTo(1);
+        assertThat(rail.count(Call.QUERY_AUTHORIZATION, PAYMENT.value())).isEqualTo(1);
+        assertThat(recorded.sent()).last().isEqualTo(new RecordPaymentAuthorizationCommand(SESSION, PAYMENT,
                 new AuthorizationOutcome.Held(INFO)));
     }
 
     @ParameterizedTest
     @EnumSource(Failure.class)
     void aCaptureWithoutAnAnswerIsUnknownAndHandlingItAgainOnlyQueries(Failure failure) {
-        rail.failure = failure;
+        rail.next(Call.CAPTURE, failure.reply());
         PaymentCaptureRequestedEvent capture = new PaymentCaptureRequestedEvent(SESSION, PAYMENT, ORDER, AMOUNT, NOW);
 
         payments.on(capture);
-        assertThat(sent).singleElement().isInstanceOf(RecordCaptureOutcomeUnknownCommand.class);
+        assertThat(recorded.sent()).singleElement().isInstanceOf(RecordCaptureOutcomeUnknownCommand.class);
 
-        rail.failure = null;
         payments.on(capture);
-        assertThat(rail.calls("capture " + PAYMENT)).isEqualTo(1);
-        assertThat(rail.calls("query capture " + PAYMENT)).isEqualTo(1);
-        assertThat(sent).last().isEqualTo(new RecordPaymentCaptureCommand(SESSION, PAYMENT, INFO));
+        assertThat(rail.count(Call.CAPTURE, PAYMENT.value())).isEqualTo(1);
+        assertThat(rail.count(Call.QUERY_CAPTURE, PAYMENT.value())).isEqualTo(1);
+        assertThat(recorded.sent()).last().isEqualTo(new RecordPaymentCaptureCommand(SESSION, PAYMENT, INFO));
     }
 
     @ParameterizedTest
     @EnumSource(Failure.class)
     void aRefundWithoutAnAnswerIsUnknownAndHandlingItAgainOnlyQueries(Failure failure) {
-        rail.failure = failure;
+        rail.next(Call.REFUND, failure.reply());
         RefundRequestedEvent refund = new RefundRequestedEvent(SESSION, PAYMENT, REFUND, ORDER, Money.of(300, "rub"),
                 null, NOW);
 
         payments.on(refund);
-        assertThat(sent).singleElement().isInstanceOf(RecordRefundOutcomeUnknownCommand.class);
+        assertThat(recorded.sent()).singleElement().isInstanceOf(RecordRefundOutcomeUnknownCommand.class);
 
-        rail.failure = null;
         payments.on(refund);
-        assertThat(rail.calls("refund " + REFUND)).isEqualTo(1);
-        assertThat(rail.calls("query refund " + REFUND)).isEqualTo(1);
-        assertThat(sent).last().isEqualTo(new RecordRefundOutcomeCommand(SESSION, REFUND, true, null));
+        assertThat(rail.count(Call.REFUND, REFUND.value())).isEqualTo(1);
+        assertThat(rail.count(Call.QUERY_REFUND, REFUND.value())).isEqualTo(1);
+        assertThat(recorded.sent()).last().isEqualTo(new RecordRefundOutcomeCommand(SESSION, REFUND, true, null));
     }
 
     @ParameterizedTest
     @EnumSource(Failure.class)
     void aPayoutWithoutAnAnswerIsUnknownAndHandlingItAgainOnlyQueries(Failure failure) {
-        rail.failure = failure;
+        rail.next(Call.PAYOUT_SEND, failure.reply());
         PayoutConfirmedEvent confirmed = new PayoutConfirmedEvent(SESSION, PAYOUT, payout(), NOW);
 
         payouts.on(confirmed);
-        assertThat(sent).singleElement().isInstanceOfSatisfying(RecordPayoutOutcomeCommand.class, command ->
+        assertThat(recorded.sent()).singleElement().isInstanceOfSatisfying(RecordPayoutOutcomeCommand.class, command ->
                 assertThat(command.outcome()).isInstanceOf(AuthorizationOutcome.Unknown.class));
 
-        rail.failure = null;
         payouts.on(confirmed);
-        assertThat(rail.calls("send " + PAYOUT)).isEqualTo(1);
-        assertThat(rail.calls("query send " + PAYOUT)).isEqualTo(1);
-        assertThat(sent).last().isEqualTo(new RecordPayoutOutcomeCommand(SESSION, PAYOUT,
+        assertThat(rail.count(Call.PAYOUT_SEND, PAYOUT.value())).isEqualTo(1);
+        assertThat(rail.count(Call.QUERY_PAYOUT, PAYOUT.value())).isEqualTo(1);
+        assertThat(recorded.sent()).last().isEqualTo(new RecordPayoutOutcomeCommand(SESSION, PAYOUT,
                 new AuthorizationOutcome.Approved(INFO)));
     }
 
     @Test
     void aQueryWithoutAnAnswerIsUnknownAgainNotAnException() {
-        rail.failure = Failure.THROWS;
+        rail.next(Call.QUERY_AUTHORIZATION, Failure.THROWS.reply());
         payments.on(new io.paysession.api.session.PaymentOutcomeQueryRequestedEvent(SESSION, PAYMENT, ORDER, 1, NOW));
-        assertThat(sent).singleElement().isInstanceOfSatisfying(RecordPaymentAuthorizationCommand.class, command ->
+        assertThat(recorded.sent()).singleElement().isInstanceOfSatisfying(RecordPaymentAuthorizationCommand.class, command ->
                 assertThat(command.outcome()).isInstanceOf(AuthorizationOutcome.Unknown.class));
-        assertThat(rail.calls("authorize " + PAYMENT)).isZero();
+        assertThat(rail.count(Call.AUTHORIZE, PAYMENT.value())).isZero();
     }
 
     @Test
@@ -176,121 +164,13 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
         PaymentConfirmedEvent confirmed = new PaymentConfirmedEvent(SESSION, PAYMENT, ORDER, NOW);
         payments.on(confirmed);
         payments.on(confirmed); // the answer was recorded, the processor's position was not: a crash in between
-        assertThat(rail.calls("authorize " + PAYMENT)).isEqualTo(1);
-        assertThat(sent).hasSize(2).containsOnly(new RecordPaymentAuthorizationCommand(SESSION, PAYMENT,
+        assertThat(rail.count(Call.AUTHORIZE, PAYMENT.value())).isEqualTo(1);
+        assertThat(recorded.sent()).hasSize(2).containsOnly(new RecordPaymentAuthorizationCommand(SESSION, PAYMENT,
                 new AuthorizationOutcome.Held(INFO)));
     }
 
     private static PayoutData payout() {
         return new PayoutData(new PayoutMethod.Card("tokenized_card", "card_9", "visa", "424242", "4242"), AMOUNT,
                 null, null, null);
-    }
-
-    private CommandGateway recordingGateway() {
-        CommandGateway gateway = mock(CommandGateway.class);
-        doAnswer(invocation -> {
-            sent.add(invocation.getArgument(0));
-            return null;
-        }).when(gateway).sendAndWait(any());
-        return gateway;
-    }
-
-    /** Counts every call by name; misbehaves on money-moving calls while {@link #failure} is set. */
-    private static final class FlakyRail implements PaymentRail, PayoutRail {
-
-        private final Map<String, Integer> calls = new ConcurrentHashMap<>();
-        volatile Failure failure;
-
-        int calls(String name) {
-            return calls.getOrDefault(name, 0);
-        }
-
-        private <T> CompletionStage<T> moneyCall(String name, Supplier<T> answer) {
-            calls.merge(name, 1, Integer::sum);
-            Failure now = failure;
-            if (now == null) {
-                return CompletableFuture.completedFuture(answer.get());
-            }
-            return switch (now) {
-                case SLOW -> new CompletableFuture<>(); // the answer never comes in time
-                case THROWS -> throw new IllegalStateException("connection reset after the request was sent");
-                case FAILS -> CompletableFuture.failedFuture(new IllegalStateException("HTTP 502 from the acquirer"));
-            };
-        }
-
-        private <T> CompletionStage<T> query(String name, Supplier<T> answer) {
-            return moneyCall("query " + name, answer);
-        }
-
-        @Override
-        public boolean handles(PaymentMethod method) {
-            return true;
-        }
-
-        @Override
-        public CompletionStage<PrecheckResult> precheck(RailOperation operation) {
-            return CompletableFuture.completedFuture(new PrecheckResult.Passed());
-        }
-
-        @Override
-        public CompletionStage<AuthorizationOutcome> authorize(RailOperation operation) {
-            return moneyCall("authorize " + operation.paymentId(), () -> new AuthorizationOutcome.Held(INFO));
-        }
-
-        @Override
-        public CompletionStage<AuthorizationOutcome> queryOutcome(RailOperation operation) {
-            return query("authorize " + operation.paymentId(), () -> new AuthorizationOutcome.Held(INFO));
-        }
-
-        @Override
-        public CompletionStage<CaptureOutcome> capture(RailOperation operation, Money amount) {
-            return moneyCall("capture " + operation.paymentId(), () -> new CaptureOutcome.Captured(INFO));
-        }
-
-        @Override
-        public CompletionStage<CaptureOutcome> queryCapture(RailOperation operation, Money amount) {
-            return query("capture " + operation.paymentId(), () -> new CaptureOutcome.Captured(INFO));
-        }
-
-        @Override
-        public CompletionStage<Void> release(RailOperation operation) {
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public CompletionStage<RefundOutcome> refund(RailOperation operation, RefundId refundId, Money amount) {
-            return moneyCall("refund " + refundId, RefundOutcome.Accepted::new);
-        }
-
-        @Override
-        public CompletionStage<RefundOutcome> queryRefund(RailOperation operation, RefundId refundId, Money amount) {
-            return query("refund " + refundId, RefundOutcome.Accepted::new);
-        }
-
-        @Override
-        public CompletionStage<PrecheckResult> precheck(PayoutOperation operation) {
-            return CompletableFuture.completedFuture(new PrecheckResult.Passed());
-        }
-
-        @Override
-        public CompletionStage<AuthorizationOutcome> send(PayoutOperation operation) {
-            return moneyCall("send " + operation.payoutId(), () -> new AuthorizationOutcome.Approved(INFO));
-        }
-
-        @Override
-        public CompletionStage<AuthorizationOutcome> queryOutcome(PayoutOperation operation) {
-            return query("send " + operation.payoutId(), () -> new AuthorizationOutcome.Approved(INFO));
-        }
-    }
-
-    /** The journal's contract without its table: the first ask per (kind, operation id) is granted. */
-    private static final class InMemoryJournal implements RailCallJournal {
-
-        private final Set<String> calls = new HashSet<>();
-
-        @Override
-        public synchronized boolean firstCall(Kind kind, String operationId, SessionId session) {
-            return calls.add(kind + " " + operationId);
-        }
     }
 }

@@ -54,6 +54,11 @@ final class SandboxRailsOnPostgres {
     }
 
     SandboxCardAcquirer cardAcquirer() {
+        return cardAcquirer(scheduler);
+    }
+
+    /** The card acquirer answering on {@code scheduler} (its latency), with this sandbox's vault and tables. */
+    SandboxCardAcquirer cardAcquirer(SandboxScheduler scheduler) {
         return new SandboxCardAcquirer(vault, interactions, scheduler, ledger, Clock.systemUTC());
     }
 
@@ -75,8 +80,12 @@ final class SandboxRailsOnPostgres {
 
     /** A card of the test-card table, vaulted, as a payment method. */
     CardMethod card(String number) {
-        VaultedCard vaulted = vault.store("contract-shop", CardNumber.parse(number).orElseThrow(),
-                YearMonth.now().plusYears(2), "123");
+        return card(number, YearMonth.now().plusYears(2), "123");
+    }
+
+    /** A card vaulted with this expiry and security code (none: {@code null}), as a payment method. */
+    CardMethod card(String number, YearMonth expiry, String securityCode) {
+        VaultedCard vaulted = vault.store("contract-shop", CardNumber.parse(number).orElseThrow(), expiry, securityCode);
         return new CardMethod(vaulted.token(), vaulted.brand().wireName(), vaulted.bin(), vaulted.last4());
     }
 

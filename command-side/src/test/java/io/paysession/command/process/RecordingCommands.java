@@ -1,0 +1,60 @@
+package io.paysession.command.process;
+
+import org.axonframework.commandhandling.CommandMessage;
+import org.axonframework.commandhandling.gateway.DefaultCommandGateway;
+import org.axonframework.test.utils.RecordingCommandBus;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Session and token aggregates as a process sees them, without them: a {@link ProcessCommandSender} on
+ * Axon's {@link RecordingCommandBus}, which records every command sent and applies it, unless the test told it
+ * to refuse the next command of a type (a {@code session_wrong_state} for an answer already recorded, a disabled
+ * token, a token that exists already).
+ */
+final class RecordingCommands implements AutoCloseable {
+
+    private final RecordingCommandBus bus = new RecordingCommandBus();
+    private final Map<Class<?>, Deque<RuntimeException>> refusals = new HashMap<>();
+    private final ProcessCommandSender sender;
+
+    RecordingCommands() {
+        bus.setCallbackBehavior((command, metaData) -> {
+            RuntimeException refusal = nextRefusal(command.getClass());
+            if (refusal != null) {
+                throw refusal;
+            }
+            return null;
+        });
+        sender = new ProcessCommandSender(DefaultCommandGateway.builder().commandBus(bus).build());
+    }
+
+    ProcessCommandSender sender() {
+        return sender;
+    }
+
+    /** The next command of this type is refused with {@code refusal}, as its aggregate would refuse it. */
+    synchronized RecordingCommands refuseNext(Class<?> commandType, RuntimeException refusal) {
+        refusals.computeIfAbsent(commandType, any -> new ArrayDeque<>()).add(refusal);
+        return this;
+    }
+
+    /** Every command sent, applied or refused, in order. */
+    List<Object> sent() {
+        return bus.getDispatchedCommands().stream().<Object>map(CommandMessage::getPayload).toList();
+    }
+
+    private synchronized RuntimeException nextRefusal(Class<?> commandType) {
+        Deque<RuntimeException> queued = refusals.get(commandType);
+        return queued == null ? null : queued.poll();
+    }
+
+    @Override
+    public void close() {
+        sender.destroy();
+    }
+}
