@@ -340,7 +340,7 @@ final class ScenarioRun {
                         : refund(AmountKind.of(choice / 2), percent, false, description);
             }
             case START_PAYOUT, CONFIRM_AUTOMATICALLY ->
-                    throw new IllegalStateException(trigger + " is a payout's move; payouts have PayoutTest");
+                    throw new IllegalStateException(trigger + " is a payout's move; payouts have SessionPayoutTest");
             case CONFIRM_TIMEOUT, PAYER_ACTION_TIMEOUT, CAPTURE_TIMEOUT, OUTCOME_QUERY_DUE ->
                     new Wait(description + " in " + driver.untilDeadline(DEADLINES.get(trigger)).orElseThrow(),
                             driver.untilDeadline(DEADLINES.get(trigger)).orElseThrow());

@@ -233,7 +233,7 @@ class SessionLifecycleWalkTest {
             case CONFIRM_TIMEOUT, PAYER_ACTION_TIMEOUT, CAPTURE_TIMEOUT, OUTCOME_QUERY_DUE ->
                     throw new IllegalArgumentException(trigger + " is a time limit, not a command");
             case START_PAYOUT, CONFIRM_AUTOMATICALLY ->
-                    throw new IllegalArgumentException(trigger + " is a payout's; PayoutTest takes those rows");
+                    throw new IllegalArgumentException(trigger + " is a payout's; SessionPayoutTest takes those rows");
         };
     }
 
