@@ -10,7 +10,6 @@ import io.paysession.api.session.CancelSessionCommand;
 import io.paysession.api.session.CaptureSessionCommand;
 import io.paysession.api.session.ConfirmSessionCommand;
 import io.paysession.api.session.CreateSessionCommand;
-import io.paysession.api.session.FasterPaymentBindingMethod;
 import io.paysession.api.session.FasterPaymentMethod;
 import io.paysession.api.session.InitPaymentCommand;
 import io.paysession.api.session.MarkPaymentReadyToConfirmCommand;
@@ -86,7 +85,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.Map;
-import java.util.Optional;
 
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
@@ -119,7 +117,7 @@ public class Session {
     private int stage;
     private RailOrder order;
     private PartnerTerms terms;
-    private boolean recurrentRequested;
+    private boolean grantsRecurrentToken;
     private int outcomeQueries;
     private int captureQueries;
     private Money captured;
@@ -144,7 +142,7 @@ public class Session {
 
     @CommandHandler
     public Session(InitPaymentCommand command, Clock clock) {
-        requireComplete(command.payment());
+        command.payment().requireComplete();
         Instant now = WireFormat.now(clock);
         apply(new SessionCreatedEvent(command.sessionId(), command.project(), command.apiVersion(),
                 PaymentData.EMPTY, PayoutData.EMPTY, now));
@@ -157,13 +155,13 @@ public class Session {
         requireProject(command.project());
         advance(Trigger.START_PAYMENT);
         PaymentData merged = draft.overriddenBy(command.payment());
-        requireComplete(merged);
+        merged.requireComplete();
         apply(new PaymentStartedEvent(sessionId, command.paymentId(), merged, command.terms(), WireFormat.now(clock)));
     }
 
     @CommandHandler
     public Session(InitPayoutCommand command, Clock clock) {
-        requireComplete(command.payout());
+        command.payout().requireComplete();
         Instant now = WireFormat.now(clock);
         apply(new SessionCreatedEvent(command.sessionId(), command.project(), command.apiVersion(),
                 PaymentData.EMPTY, PayoutData.EMPTY, now));
@@ -175,7 +173,7 @@ public class Session {
         requireProject(command.project());
         advance(Trigger.START_PAYOUT);
         PayoutData merged = payoutDraft.overriddenBy(command.payout());
-        requireComplete(merged);
+        merged.requireComplete();
         startPayout(sessionId, command.payoutId(), merged, WireFormat.now(clock));
     }
 
@@ -443,13 +441,13 @@ public class Session {
      */
     private void succeed(TransactionInfo info, Money amount, Instant now) {
         PaymentMethod method = order.method();
-        if (recurrentRequested && method.supportsRecurrentToken()) {
+        if (grantsRecurrentToken) {
             apply(new RecurrentTokenGrantedEvent(sessionId, paymentId, RecurrentTokenNames.newToken(), project, method,
                     now));
         }
         Money charged = method.charges() ? amount : new Money(0, amount.currency());
-        Money fee = method.charges() ? terms.fees().feeFor(charged) : new Money(0, amount.currency());
-        TransactionInfo shown = info != null && !terms.bankAccountToken() ? info.withoutAccountToken() : info;
+        Money fee = terms.feeFor(charged);
+        TransactionInfo shown = info == null ? null : info.shownUnder(terms);
         apply(new PaymentSucceededEvent(sessionId, paymentId, shown, charged, fee, now));
     }
 
@@ -541,38 +539,8 @@ public class Session {
         }
     }
 
-    private static void requireComplete(PayoutData data) {
-        data.problem().ifPresent(problem -> {
-            throw PaymentsException.invalidRequest(problem);
-        });
-    }
-
-    private static void requireComplete(PaymentData data) {
-        data.missingRequiredField().ifPresent(field -> {
-            throw PaymentsException.invalidRequest(field + " is required to start a payment");
-        });
-        if (data.method() instanceof FasterPaymentBindingMethod) {
-            if (data.amount().minorUnits() != 1) {
-                throw PaymentsException.invalidRequest(
-                        "amount_details.amount must be 1 for faster_payment_system_binding (it is not charged)");
-            }
-            if (!data.recurrentRequested()) {
-                throw PaymentsException.invalidRequest(
-                        "payment_options.recurrent must be true for faster_payment_system_binding");
-            }
-        }
-    }
-
     private Money inFlight() {
         return refundsInFlight.values().stream().reduce(Money::plus).orElse(new Money(0, captured.currency()));
-    }
-
-    private static String returnUrl(PaymentData data) {
-        return Optional.ofNullable(data.paymentOptions())
-                .map(options -> options.path("return_url"))
-                .filter(url -> url.isTextual())
-                .map(url -> url.textValue())
-                .orElse(null);
     }
 
     @EventSourcingHandler
@@ -625,9 +593,8 @@ public class Session {
     void on(PaymentStartedEvent event) {
         paymentId = event.paymentId();
         terms = event.terms();
-        order = new RailOrder(event.payment().method(), event.payment().amount(), terms.captureMode(),
-                returnUrl(event.payment()));
-        recurrentRequested = event.payment().recurrentRequested();
+        order = event.payment().railOrder(terms);
+        grantsRecurrentToken = event.payment().grantsRecurrentToken();
         draft = PaymentData.EMPTY;
         enter(OperationState.IN_PROGRESS);
     }
