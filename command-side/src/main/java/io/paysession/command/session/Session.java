@@ -10,7 +10,6 @@ import io.paysession.api.session.CancelSessionCommand;
 import io.paysession.api.session.CaptureSessionCommand;
 import io.paysession.api.session.ConfirmSessionCommand;
 import io.paysession.api.session.CreateSessionCommand;
-import io.paysession.api.session.FasterPaymentBindingMethod;
 import io.paysession.api.session.FasterPaymentMethod;
 import io.paysession.api.session.InitPaymentCommand;
 import io.paysession.api.session.MarkPaymentReadyToConfirmCommand;
@@ -60,6 +59,7 @@ import io.paysession.api.session.RefundId;
 import io.paysession.api.session.RefundOutcomeQueryRequestedEvent;
 import io.paysession.api.session.RefundOutcomeUnknownEvent;
 import io.paysession.api.session.RefundRequestedEvent;
+import io.paysession.api.session.RefundState;
 import io.paysession.api.session.RefundSessionCommand;
 import io.paysession.api.session.SessionLimits;
 import io.paysession.api.session.RefusePaymentCommand;
@@ -71,6 +71,9 @@ import io.paysession.api.session.StartPaymentCommand;
 import io.paysession.api.session.TransactionInfo;
 import io.paysession.api.wire.WireFormat;
 import io.paysession.command.recurrent.RecurrentTokenNames;
+import io.paysession.command.session.SessionLifecycle.Allowed;
+import io.paysession.command.session.SessionLifecycle.RefundTrigger;
+import io.paysession.command.session.SessionLifecycle.Refused;
 import io.paysession.command.session.SessionLifecycle.Trigger;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.deadline.DeadlineManager;
@@ -82,18 +85,17 @@ import org.axonframework.spring.stereotype.Aggregate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.Map;
-import java.util.Optional;
 
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 /**
  * A payment session: the consistency boundary of its operation, a payment (with its refunds) or a payout. It keeps only
  * what its decisions need, does no I/O, and takes time from the injected clock. Which command is allowed
- * when is decided by {@link SessionLifecycle}; the event sourcing handlers only record what happened.
+ * when, and which state follows, is decided by {@link SessionLifecycle}: the event sourcing handlers apply the
+ * state its tables answer for the trigger their event records.
  * Time limits are persistent deadlines carrying the stage they guard ({@link StageDeadline}).
  */
 @Aggregate
@@ -119,13 +121,14 @@ public class Session {
     private int stage;
     private RailOrder order;
     private PartnerTerms terms;
-    private boolean recurrentRequested;
+    private boolean grantsRecurrentToken;
     private int outcomeQueries;
     private int captureQueries;
     private Money captured;
     private Money refunded;
-    private final Map<RefundId, Money> refundsInFlight = new HashMap<>();
-    private final Set<RefundId> refundIds = new HashSet<>();
+    /** Every refund requested, with its state (from the refund table) and its amount. */
+    private final Map<RefundId, RefundState> refunds = new HashMap<>();
+    private final Map<RefundId, Money> refundAmounts = new HashMap<>();
     /** Per refund whose answer was lost: how often the rail was asked, and the stage its query deadline guards. */
     private final Map<RefundId, Integer> refundQueries = new HashMap<>();
     private final Map<RefundId, Integer> refundStages = new HashMap<>();
@@ -144,7 +147,7 @@ public class Session {
 
     @CommandHandler
     public Session(InitPaymentCommand command, Clock clock) {
-        requireComplete(command.payment());
+        command.payment().requireComplete();
         Instant now = WireFormat.now(clock);
         apply(new SessionCreatedEvent(command.sessionId(), command.project(), command.apiVersion(),
                 PaymentData.EMPTY, PayoutData.EMPTY, now));
@@ -157,13 +160,13 @@ public class Session {
         requireProject(command.project());
         advance(Trigger.START_PAYMENT);
         PaymentData merged = draft.overriddenBy(command.payment());
-        requireComplete(merged);
+        merged.requireComplete();
         apply(new PaymentStartedEvent(sessionId, command.paymentId(), merged, command.terms(), WireFormat.now(clock)));
     }
 
     @CommandHandler
     public Session(InitPayoutCommand command, Clock clock) {
-        requireComplete(command.payout());
+        command.payout().requireComplete();
         Instant now = WireFormat.now(clock);
         apply(new SessionCreatedEvent(command.sessionId(), command.project(), command.apiVersion(),
                 PaymentData.EMPTY, PayoutData.EMPTY, now));
@@ -175,7 +178,7 @@ public class Session {
         requireProject(command.project());
         advance(Trigger.START_PAYOUT);
         PayoutData merged = payoutDraft.overriddenBy(command.payout());
-        requireComplete(merged);
+        merged.requireComplete();
         startPayout(sessionId, command.payoutId(), merged, WireFormat.now(clock));
     }
 
@@ -188,8 +191,8 @@ public class Session {
     private static void startPayout(SessionId session, PayoutId id, PayoutData data, Instant now) {
         apply(new PayoutStartedEvent(session, id, data, now));
         if (data.method() instanceof PayoutMethod.FasterPaymentVerification) {
-            if (SessionLifecycle.next(SessionStatus.IN_PROGRESS, OperationState.IN_PROGRESS,
-                    Trigger.CONFIRM_AUTOMATICALLY).isEmpty()) {
+            if (!SessionLifecycle.next(SessionStatus.IN_PROGRESS, OperationState.IN_PROGRESS,
+                    Trigger.CONFIRM_AUTOMATICALLY).allowed()) {
                 throw new IllegalStateException("the transition table no longer confirms verifications");
             }
             apply(new PayoutConfirmedEvent(session, id, data, now));
@@ -337,10 +340,10 @@ public class Session {
         requireProject(command.project());
         requireNoPayout("refunded");
         advance(Trigger.REFUND);
-        if (refundIds.contains(command.refundId())) {
+        if (!allowsRefund(command.refundId(), RefundTrigger.REQUEST)) {
             throw PaymentsException.wrongState("The refund " + command.refundId() + " exists already");
         }
-        if (refundIds.size() >= SessionLimits.MAX_REFUNDS_PER_PAYMENT) {
+        if (refunds.size() >= SessionLimits.MAX_REFUNDS_PER_PAYMENT) {
             throw new PaymentsException(ErrorCode.REFUND_LIMIT_EXCEEDED, "A payment takes at most "
                     + SessionLimits.MAX_REFUNDS_PER_PAYMENT + " refunds, and this one has had them");
         }
@@ -357,9 +360,7 @@ public class Session {
 
     @CommandHandler
     public void handle(RecordRefundOutcomeCommand command, Clock clock) {
-        if (!refundsInFlight.containsKey(command.refundId())) {
-            throw PaymentsException.wrongState("The refund " + command.refundId() + " is not in progress");
-        }
+        requireRefundAllows(command.refundId(), command.accepted() ? RefundTrigger.ACCEPTED : RefundTrigger.DECLINED);
         Instant now = WireFormat.now(clock);
         if (command.accepted()) {
             apply(new RefundAcceptedEvent(sessionId, paymentId, command.refundId(), now));
@@ -376,9 +377,7 @@ public class Session {
     public void handle(RecordRefundOutcomeUnknownCommand command, Clock clock, DeadlineManager deadlines,
                        SessionTimeLimits limits) {
         RefundId refundId = command.refundId();
-        if (!refundsInFlight.containsKey(refundId)) {
-            throw PaymentsException.wrongState("The refund " + refundId + " is not in progress");
-        }
+        requireRefundAllows(refundId, RefundTrigger.OUTCOME_UNKNOWN);
         int queries = refundQueries.getOrDefault(refundId, 0);
         apply(new RefundOutcomeUnknownEvent(sessionId, paymentId, refundId, command.reason(), queries,
                 WireFormat.now(clock)));
@@ -389,9 +388,10 @@ public class Session {
     @DeadlineHandler(deadlineName = REFUND_OUTCOME_QUERY)
     void onRefundOutcomeQueryDue(StageDeadline deadline, Clock clock) {
         RefundId refundId = RefundId.of(deadline.operationId());
-        if (refundsInFlight.containsKey(refundId) && refundStages.getOrDefault(refundId, 0) == deadline.stage()) {
+        if (allowsRefund(refundId, RefundTrigger.OUTCOME_QUERY_DUE)
+                && refundStages.getOrDefault(refundId, 0) == deadline.stage()) {
             apply(new RefundOutcomeQueryRequestedEvent(sessionId, paymentId, refundId, order,
-                    refundsInFlight.get(refundId), refundQueries.getOrDefault(refundId, 0) + 1, WireFormat.now(clock)));
+                    refundAmounts.get(refundId), refundQueries.getOrDefault(refundId, 0) + 1, WireFormat.now(clock)));
         }
     }
 
@@ -443,13 +443,13 @@ public class Session {
      */
     private void succeed(TransactionInfo info, Money amount, Instant now) {
         PaymentMethod method = order.method();
-        if (recurrentRequested && method.supportsRecurrentToken()) {
+        if (grantsRecurrentToken) {
             apply(new RecurrentTokenGrantedEvent(sessionId, paymentId, RecurrentTokenNames.newToken(), project, method,
                     now));
         }
         Money charged = method.charges() ? amount : new Money(0, amount.currency());
-        Money fee = method.charges() ? terms.fees().feeFor(charged) : new Money(0, amount.currency());
-        TransactionInfo shown = info != null && !terms.bankAccountToken() ? info.withoutAccountToken() : info;
+        Money fee = terms.feeFor(charged);
+        TransactionInfo shown = info == null ? null : info.shownUnder(terms);
         apply(new PaymentSucceededEvent(sessionId, paymentId, shown, charged, fee, now));
     }
 
@@ -499,14 +499,22 @@ public class Session {
     }
 
     private boolean allows(Trigger trigger) {
-        return SessionLifecycle.next(sessionStatus(), operationState, trigger).isPresent();
+        return SessionLifecycle.next(sessionStatus(), operationState, trigger).allowed();
     }
 
     private void advance(Trigger trigger) {
-        if (!allows(trigger)) {
-            throw PaymentsException.wrongState(trigger.description() + " is not allowed while the session is "
-                    + sessionStatus().wireName()
-                    + (operationState == null ? "" : " and its payment is " + operationState.wireStatus()));
+        if (SessionLifecycle.next(sessionStatus(), operationState, trigger) instanceof Refused refused) {
+            throw PaymentsException.wrongState(refused.description());
+        }
+    }
+
+    private boolean allowsRefund(RefundId refundId, RefundTrigger trigger) {
+        return SessionLifecycle.next(refunds.get(refundId), trigger).isPresent();
+    }
+
+    private void requireRefundAllows(RefundId refundId, RefundTrigger trigger) {
+        if (!allowsRefund(refundId, trigger)) {
+            throw PaymentsException.wrongState("The refund " + refundId + " is not in progress");
         }
     }
 
@@ -541,38 +549,10 @@ public class Session {
         }
     }
 
-    private static void requireComplete(PayoutData data) {
-        data.problem().ifPresent(problem -> {
-            throw PaymentsException.invalidRequest(problem);
-        });
-    }
-
-    private static void requireComplete(PaymentData data) {
-        data.missingRequiredField().ifPresent(field -> {
-            throw PaymentsException.invalidRequest(field + " is required to start a payment");
-        });
-        if (data.method() instanceof FasterPaymentBindingMethod) {
-            if (data.amount().minorUnits() != 1) {
-                throw PaymentsException.invalidRequest(
-                        "amount_details.amount must be 1 for faster_payment_system_binding (it is not charged)");
-            }
-            if (!data.recurrentRequested()) {
-                throw PaymentsException.invalidRequest(
-                        "payment_options.recurrent must be true for faster_payment_system_binding");
-            }
-        }
-    }
-
     private Money inFlight() {
-        return refundsInFlight.values().stream().reduce(Money::plus).orElse(new Money(0, captured.currency()));
-    }
-
-    private static String returnUrl(PaymentData data) {
-        return Optional.ofNullable(data.paymentOptions())
-                .map(options -> options.path("return_url"))
-                .filter(url -> url.isTextual())
-                .map(url -> url.textValue())
-                .orElse(null);
+        return refunds.entrySet().stream().filter(refund -> refund.getValue() == RefundState.IN_PROGRESS)
+                .map(refund -> refundAmounts.get(refund.getKey()))
+                .reduce(Money::plus).orElse(new Money(0, captured.currency()));
     }
 
     @EventSourcingHandler
@@ -588,145 +568,171 @@ public class Session {
         payoutId = event.payoutId();
         payout = event.payout();
         payoutDraft = PayoutData.EMPTY;
-        enter(OperationState.IN_PROGRESS);
+        record(Trigger.START_PAYOUT);
     }
 
     @EventSourcingHandler
     void on(PayoutReadyToConfirmEvent event) {
-        enter(OperationState.AWAITING_CONFIRMATION);
+        record(Trigger.PRECHECK_PASSED);
     }
 
     @EventSourcingHandler
     void on(PayoutConfirmedEvent event) {
-        enter(OperationState.PROCESSING);
+        record(Trigger.CONFIRM, Trigger.CONFIRM_AUTOMATICALLY);
     }
 
     @EventSourcingHandler
     void on(PayoutOutcomeUnknownEvent event) {
-        enter(OperationState.OUTCOME_UNKNOWN);
+        record(Trigger.OUTCOME_UNKNOWN);
     }
 
     @EventSourcingHandler
     void on(PayoutOutcomeQueryRequestedEvent event) {
         outcomeQueries = event.query();
+        record(Trigger.OUTCOME_QUERY_DUE);
     }
 
     @EventSourcingHandler
     void on(PayoutSucceededEvent event) {
-        enter(OperationState.SUCCEEDED);
+        record(Trigger.APPROVED);
     }
 
     @EventSourcingHandler
     void on(PayoutFailedEvent event) {
-        enter(OperationState.FAILED);
+        record(Trigger.PRECHECK_REFUSED, Trigger.DECLINED);
     }
 
     @EventSourcingHandler
     void on(PaymentStartedEvent event) {
         paymentId = event.paymentId();
         terms = event.terms();
-        order = new RailOrder(event.payment().method(), event.payment().amount(), terms.captureMode(),
-                returnUrl(event.payment()));
-        recurrentRequested = event.payment().recurrentRequested();
+        order = event.payment().railOrder(terms);
+        grantsRecurrentToken = event.payment().grantsRecurrentToken();
         draft = PaymentData.EMPTY;
-        enter(OperationState.IN_PROGRESS);
+        record(Trigger.START_PAYMENT);
     }
 
     @EventSourcingHandler
     void on(PaymentReadyToConfirmEvent event) {
-        enter(OperationState.AWAITING_CONFIRMATION);
+        record(Trigger.PRECHECK_PASSED);
     }
 
     @EventSourcingHandler
     void on(PaymentConfirmedEvent event) {
-        enter(OperationState.PROCESSING);
+        record(Trigger.CONFIRM);
     }
 
     @EventSourcingHandler
     void on(PaymentActionRequiredEvent event) {
-        enter(OperationState.AWAITING_PAYER_ACTION);
+        record(Trigger.PAYER_ACTION_REQUIRED);
     }
 
     @EventSourcingHandler
     void on(PaymentOutcomeUnknownEvent event) {
-        enter(OperationState.OUTCOME_UNKNOWN);
+        record(Trigger.OUTCOME_UNKNOWN);
     }
 
     @EventSourcingHandler
     void on(PaymentOutcomeQueryRequestedEvent event) {
         outcomeQueries = event.query();
+        record(Trigger.OUTCOME_QUERY_DUE);
     }
 
     @EventSourcingHandler
     void on(PaymentAuthorizedEvent event) {
-        enter(OperationState.AWAITING_CAPTURE);
+        record(Trigger.HELD);
     }
 
     @EventSourcingHandler
     void on(PaymentCaptureRequestedEvent event) {
         captured = event.captureAmount();
-        enter(OperationState.CAPTURING);
+        record(Trigger.CAPTURE);
     }
 
     @EventSourcingHandler
     void on(PaymentCaptureOutcomeUnknownEvent event) {
-        enter(OperationState.CAPTURING);
+        record(Trigger.CAPTURE_OUTCOME_UNKNOWN);
     }
 
     @EventSourcingHandler
     void on(PaymentCaptureQueryRequestedEvent event) {
         captureQueries = event.query();
+        record(Trigger.OUTCOME_QUERY_DUE);
     }
 
     @EventSourcingHandler
     void on(PaymentSucceededEvent event) {
         captured = event.capturedAmount();
         refunded = new Money(0, captured.currency());
-        enter(OperationState.SUCCEEDED);
+        record(Trigger.APPROVED, Trigger.CAPTURE_COMPLETED);
     }
 
     @EventSourcingHandler
     void on(PaymentFailedEvent event) {
-        enter(OperationState.FAILED);
+        record(Trigger.PRECHECK_REFUSED, Trigger.DECLINED, Trigger.PAYER_ACTION_TIMEOUT);
     }
 
     @EventSourcingHandler
     void on(SessionCancelledEvent event) {
+        record(Trigger.CANCEL, Trigger.CONFIRM_TIMEOUT, Trigger.CAPTURE_TIMEOUT);
         cancelled = true;
-        if (operationState != null && !operationState.isFinal()) {
-            enter(OperationState.FAILED);
-        }
     }
 
     @EventSourcingHandler
     void on(RefundRequestedEvent event) {
-        refundIds.add(event.refundId());
-        refundsInFlight.put(event.refundId(), event.amount());
+        recordRefund(event.refundId(), RefundTrigger.REQUEST);
+        refundAmounts.put(event.refundId(), event.amount());
     }
 
     @EventSourcingHandler
     void on(RefundOutcomeUnknownEvent event) {
+        recordRefund(event.refundId(), RefundTrigger.OUTCOME_UNKNOWN);
         refundStages.merge(event.refundId(), 1, Integer::sum);
     }
 
     @EventSourcingHandler
     void on(RefundOutcomeQueryRequestedEvent event) {
+        recordRefund(event.refundId(), RefundTrigger.OUTCOME_QUERY_DUE);
         refundQueries.put(event.refundId(), event.query());
     }
 
     @EventSourcingHandler
     void on(RefundAcceptedEvent event) {
-        refunded = refunded.plus(refundsInFlight.remove(event.refundId()));
+        recordRefund(event.refundId(), RefundTrigger.ACCEPTED);
+        refunded = refunded.plus(refundAmounts.get(event.refundId()));
     }
 
     @EventSourcingHandler
     void on(RefundDeclinedEvent event) {
-        refundsInFlight.remove(event.refundId());
+        recordRefund(event.refundId(), RefundTrigger.DECLINED);
     }
 
-    /** Every change of the payment's state starts a new stage; deadlines of earlier stages no longer apply. */
-    private void enter(OperationState state) {
-        operationState = state;
-        stage++;
+    /**
+     * Applies what the transition table answers for the first of {@code triggers} (the triggers the event may
+     * record) that it allows now. Every transition into a state starts a new stage, except a query of the rail:
+     * deadlines of earlier stages no longer apply. A stored event the table allows by none of them means the
+     * stream and the table disagree: the session is not rebuilt into a state the table never allowed.
+     */
+    private void record(Trigger... triggers) {
+        SessionStatus status = sessionStatus();
+        for (Trigger trigger : triggers) {
+            if (SessionLifecycle.next(status, operationState, trigger) instanceof Allowed allowed) {
+                if (allowed.to() != SessionLifecycle.NONE && !trigger.keepsStage()) {
+                    operationState = allowed.to();
+                    stage++;
+                }
+                return;
+            }
+        }
+        throw new IllegalStateException("The transition table allows none of " + Arrays.toString(triggers)
+                + " while the session " + sessionId + " is " + status + " and its operation " + operationState);
+    }
+
+    /** Applies what the refund table answers for {@code trigger}; as {@link #record}, a contradiction is an error. */
+    private void recordRefund(RefundId refundId, RefundTrigger trigger) {
+        RefundState to = SessionLifecycle.next(refunds.get(refundId), trigger)
+                .orElseThrow(() -> new IllegalStateException("The refund table does not allow " + trigger
+                        + " for the refund " + refundId + " in " + refunds.get(refundId)));
+        refunds.put(refundId, to);
     }
 }

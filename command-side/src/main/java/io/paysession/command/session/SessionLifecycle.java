@@ -1,6 +1,7 @@
 package io.paysession.command.session;
 
 import io.paysession.api.session.OperationState;
+import io.paysession.api.session.RefundState;
 import io.paysession.api.session.SessionStatus;
 
 import java.util.List;
@@ -19,9 +20,11 @@ import static io.paysession.api.session.SessionStatus.CREATED;
 
 /**
  * Every legal transition of a session's operation (its payment or its payout), in one table that reads like the spec's "States and
- * transitions". A trigger not listed for the current state is refused with {@code session_wrong_state}.
- * The session's own status follows its payment (see {@code SessionViewFold}); the only rows that look at
- * it are those of a session without a payment.
+ * transitions", and of each refund of a payment, in a table of its own (one machine per kind of transaction). It is the
+ * one place that says what state follows: commands ask it whether their trigger is allowed (a trigger not listed for
+ * the current state is refused with {@code session_wrong_state}), and the event sourcing handlers apply the state it
+ * answers for the trigger their event records. The session's own status follows its payment (see
+ * {@code SessionViewFold}); the only rows that look at it are those of a session without a payment.
  */
 final class SessionLifecycle {
 
@@ -42,6 +45,7 @@ final class SessionLifecycle {
         PAYER_ACTION_REQUIRED("the rail's request for a payer action"),
         PAYER_ACTION_TIMEOUT("the payer's time limit"),
         OUTCOME_UNKNOWN("the rail's time-out"),
+        /** Only asks the rail again: the operation stays in its state and stage, so its deadlines still apply. */
         OUTCOME_QUERY_DUE("the next query of the rail"),
         APPROVED("the rail's approval"),
         HELD("the rail's authorization"),
@@ -66,10 +70,41 @@ final class SessionLifecycle {
         boolean isPayoutOnly() {
             return this == START_PAYOUT || this == CONFIRM_AUTOMATICALLY;
         }
+
+        /**
+         * Whether the operation stays in its stage: every other transition, even back into the same state,
+         * starts a new stage, and deadlines of earlier stages no longer apply ({@link StageDeadline}).
+         */
+        boolean keepsStage() {
+            return this == OUTCOME_QUERY_DUE;
+        }
     }
 
     /** One row; {@code session} is {@code null} for rows that hold whatever the session's status. */
     record Rule(SessionStatus session, OperationState from, Trigger trigger, OperationState to) {
+    }
+
+    /** What the table answers for a trigger: the row that allows it, or a refusal. */
+    sealed interface Transition permits Allowed, Refused {
+        default boolean allowed() {
+            return this instanceof Allowed;
+        }
+    }
+
+    /** The trigger is allowed by {@code rule}; the operation is then in {@link #to()} ({@link #NONE}: still none). */
+    record Allowed(Rule rule) implements Transition {
+        OperationState to() {
+            return rule.to();
+        }
+    }
+
+    /** No row allows {@code trigger} for a session in {@code session} whose operation is in {@code from}. */
+    record Refused(SessionStatus session, OperationState from, Trigger trigger) implements Transition {
+        /** Why, as {@code session_wrong_state} tells the partner. */
+        String description() {
+            return trigger.description() + " is not allowed while the session is " + session.wireName()
+                    + (from == null ? "" : " and its payment is " + from.wireStatus());
+        }
     }
 
     private static final List<Rule> TABLE = List.of(
@@ -107,6 +142,41 @@ final class SessionLifecycle {
             rule(ANY,     SUCCEEDED,              Trigger.REFUND,                 SUCCEEDED)
     );
 
+    /** What happens to a refund of a succeeded payment. Its request is allowed by the payment's row {@code REFUND}. */
+    enum RefundTrigger {
+        REQUEST("session/refund"),
+        OUTCOME_UNKNOWN("the rail's lost answer to a refund"),
+        OUTCOME_QUERY_DUE("the next query of the rail about a refund"),
+        ACCEPTED("the rail's acceptance of a refund"),
+        DECLINED("the rail's decline of a refund");
+
+        private final String description;
+
+        RefundTrigger(String description) {
+            this.description = description;
+        }
+
+        String description() {
+            return description;
+        }
+    }
+
+    /** One row of a refund's table; {@code from} is {@link #NO_REFUND} for a refund not yet requested. */
+    record RefundRule(RefundState from, RefundTrigger trigger, RefundState to) {
+    }
+
+    /** The refund column when the refund has not been requested. */
+    static final RefundState NO_REFUND = null;
+
+    private static final List<RefundRule> REFUND_TABLE = List.of(
+            //             refund before          trigger                          refund after
+            new RefundRule(NO_REFUND,             RefundTrigger.REQUEST,           RefundState.IN_PROGRESS),
+            new RefundRule(RefundState.IN_PROGRESS, RefundTrigger.OUTCOME_UNKNOWN,   RefundState.IN_PROGRESS),
+            new RefundRule(RefundState.IN_PROGRESS, RefundTrigger.OUTCOME_QUERY_DUE, RefundState.IN_PROGRESS),
+            new RefundRule(RefundState.IN_PROGRESS, RefundTrigger.ACCEPTED,          RefundState.ACCEPTED),
+            new RefundRule(RefundState.IN_PROGRESS, RefundTrigger.DECLINED,          RefundState.DECLINED)
+    );
+
     private SessionLifecycle() {
     }
 
@@ -115,20 +185,35 @@ final class SessionLifecycle {
     }
 
     /**
-     * The payment's state after {@code trigger} (empty optional inside: no payment), or {@code null} when the
-     * trigger is not allowed for a session in {@code session} whose payment is in {@code payment}.
+     * Whether {@code trigger} is allowed for a session in {@code session} whose operation is in {@code operation}
+     * ({@link #NONE}: the session has none yet): {@link Allowed} with the row, whose {@code to} is the operation's
+     * state afterwards, or {@link Refused}.
      */
-    static Optional<Optional<OperationState>> next(SessionStatus session, OperationState payment, Trigger trigger) {
+    static Transition next(SessionStatus session, OperationState operation, Trigger trigger) {
         return TABLE.stream()
-                .filter(rule -> rule.trigger == trigger && rule.from == payment
+                .filter(rule -> rule.trigger == trigger && rule.from == operation
                         && (rule.session == ANY || rule.session == session))
-                .map(rule -> Optional.ofNullable(rule.to))
+                .<Transition>map(Allowed::new)
+                .findFirst()
+                .orElseGet(() -> new Refused(session, operation, trigger));
+    }
+
+    /** A refund's state after {@code trigger}, or empty when a refund in {@code refund} does not allow it. */
+    static Optional<RefundState> next(RefundState refund, RefundTrigger trigger) {
+        return REFUND_TABLE.stream()
+                .filter(rule -> rule.trigger == trigger && rule.from == refund)
+                .map(RefundRule::to)
                 .findFirst();
     }
 
     /** The rows in the table's order, for tests that walk the table. */
     static List<Rule> rules() {
         return TABLE;
+    }
+
+    /** The rows of a refund's table, for tests that walk it. */
+    static List<RefundRule> refundRules() {
+        return REFUND_TABLE;
     }
 
     /** Every (payment state, trigger) pair the table allows, for tests that walk the table. */

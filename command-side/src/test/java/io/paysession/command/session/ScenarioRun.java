@@ -213,11 +213,12 @@ final class ScenarioRun {
 
     /** [transitions]: the row of the table that the accepted trigger took, and the state it had to lead to. */
     private void tookRow(SessionStatus status, OperationState from, Trigger trigger, String what) {
-        Optional<Optional<OperationState>> row = SessionLifecycle.next(status, from, trigger);
-        check(row.isPresent(), () -> "[transitions] " + what + " acted as " + trigger + " while the payment is " + from
+        SessionLifecycle.Transition row = SessionLifecycle.next(status, from, trigger);
+        check(row.allowed(), () -> "[transitions] " + what + " acted as " + trigger + " while the payment is " + from
                 + ", which the table does not allow");
-        check(Objects.equals(row.get().orElse(null), stream.state()), () -> "[transitions] " + trigger + " from " + from
-                + " leads to " + row.get().orElse(null) + " in the table, but the payment is now " + stream.state());
+        OperationState to = ((SessionLifecycle.Allowed) row).to();
+        check(Objects.equals(to, stream.state()), () -> "[transitions] " + trigger + " from " + from
+                + " leads to " + to + " in the table, but the payment is now " + stream.state());
         coverage.took(from, trigger);
     }
 
@@ -340,7 +341,7 @@ final class ScenarioRun {
                         : refund(AmountKind.of(choice / 2), percent, false, description);
             }
             case START_PAYOUT, CONFIRM_AUTOMATICALLY ->
-                    throw new IllegalStateException(trigger + " is a payout's move; payouts have PayoutTest");
+                    throw new IllegalStateException(trigger + " is a payout's move; payouts have SessionPayoutTest");
             case CONFIRM_TIMEOUT, PAYER_ACTION_TIMEOUT, CAPTURE_TIMEOUT, OUTCOME_QUERY_DUE ->
                     new Wait(description + " in " + driver.untilDeadline(DEADLINES.get(trigger)).orElseThrow(),
                             driver.untilDeadline(DEADLINES.get(trigger)).orElseThrow());
@@ -430,7 +431,7 @@ final class ScenarioRun {
     }
 
     private boolean allows(Trigger trigger) {
-        return stream.exists() && SessionLifecycle.next(stream.tableStatus(), stream.state(), trigger).isPresent();
+        return stream.exists() && SessionLifecycle.next(stream.tableStatus(), stream.state(), trigger).allowed();
     }
 
     /** {@code null} for {@link AmountKind#WHOLE}: the command then names no amount. */

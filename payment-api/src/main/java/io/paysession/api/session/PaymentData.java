@@ -2,7 +2,9 @@ package io.paysession.api.session;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.paysession.api.error.PaymentsException;
 import io.paysession.api.money.Money;
+import io.paysession.api.partner.PartnerTerms;
 
 import java.util.Optional;
 
@@ -50,6 +52,47 @@ public record PaymentData(PaymentMethod method,
             return Optional.of("customer");
         }
         return Optional.empty();
+    }
+
+    /**
+     * Refuses ({@code invalid_request}) data a payment cannot start with: a missing required field, or a
+     * binding ({@code faster_payment_system_binding}) whose amount is not 1 or that does not ask for a
+     * recurrent token.
+     */
+    public void requireComplete() {
+        missingRequiredField().ifPresent(field -> {
+            throw PaymentsException.invalidRequest(field + " is required to start a payment");
+        });
+        if (method instanceof FasterPaymentBindingMethod) {
+            if (amount.minorUnits() != 1) {
+                throw PaymentsException.invalidRequest(
+                        "amount_details.amount must be 1 for faster_payment_system_binding (it is not charged)");
+            }
+            if (!recurrentRequested()) {
+                throw PaymentsException.invalidRequest(
+                        "payment_options.recurrent must be true for faster_payment_system_binding");
+            }
+        }
+    }
+
+    /** Where the payer goes back after acting: {@code payment_options.return_url} when it is a string. */
+    @JsonIgnore
+    public Optional<String> returnUrl() {
+        return Optional.ofNullable(paymentOptions)
+                .map(options -> options.path("return_url"))
+                .filter(JsonNode::isTextual)
+                .map(JsonNode::textValue);
+    }
+
+    /** What a rail must know to process this (complete) payment for a partner with {@code terms}. */
+    public RailOrder railOrder(PartnerTerms terms) {
+        return new RailOrder(method, amount, terms.captureMode(), returnUrl().orElse(null));
+    }
+
+    /** Whether this payment, once paid, grants a recurrent token: it asked for one and its method supports it. */
+    @JsonIgnore
+    public boolean grantsRecurrentToken() {
+        return recurrentRequested() && method != null && method.supportsRecurrentToken();
     }
 
     /**

@@ -2,6 +2,7 @@ package io.paysession.api.session;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.paysession.api.error.PaymentsException;
 import io.paysession.api.money.Money;
 
 import java.util.Optional;
@@ -55,6 +56,13 @@ public record PayoutData(PayoutMethod method,
             return Optional.of("participant_details.recipient.first_name and last_name are required for this payout");
         }
         return Optional.empty();
+    }
+
+    /** Refuses ({@code invalid_request}, described by {@link #problem()}) data a payout cannot start with. */
+    public void requireComplete() {
+        problem().ifPresent(problem -> {
+            throw PaymentsException.invalidRequest(problem);
+        });
     }
 
     private boolean recipientHas(String field) {

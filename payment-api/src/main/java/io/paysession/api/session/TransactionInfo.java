@@ -1,5 +1,7 @@
 package io.paysession.api.session;
 
+import io.paysession.api.partner.PartnerTerms;
+
 /** What the rail reports about a completed transaction; absent values are left out on the wire. */
 public record TransactionInfo(String rrn, String authCode, String fpMessageId, String bankAccountRuToken) {
 
@@ -14,6 +16,11 @@ public record TransactionInfo(String rrn, String authCode, String fpMessageId, S
     /** This information without the payer's account token, for partners who did not ask for it. */
     public TransactionInfo withoutAccountToken() {
         return new TransactionInfo(rrn, authCode, fpMessageId, null);
+    }
+
+    /** This information as a partner with {@code terms} sees it: the account token only if it is enabled for them. */
+    public TransactionInfo shownUnder(PartnerTerms terms) {
+        return terms.bankAccountToken() ? this : withoutAccountToken();
     }
 
     /** This information completed by {@code later}: a later answer of the rail wins where it says something. */

@@ -3,7 +3,6 @@ package io.paysession.command.session;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.ErrorDetails;
-import io.paysession.api.error.PaymentsException;
 import io.paysession.api.money.Money;
 import io.paysession.api.session.ApiVersion;
 import io.paysession.api.session.AuthorizationOutcome;
@@ -35,9 +34,6 @@ import io.paysession.api.session.StartPayoutCommand;
 import io.paysession.api.session.TransactionInfo;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.axonframework.test.aggregate.FixtureConfiguration;
-import org.hamcrest.Description;
-import org.hamcrest.Matcher;
-import org.hamcrest.TypeSafeMatcher;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -46,7 +42,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 
-class PayoutTest {
+import static io.paysession.command.session.SessionTestSupport.refusedWith;
+
+/** A session whose operation is a payout: its own ids and clock, the shared refusal matcher. */
+class SessionPayoutTest {
 
     private static final Instant NOW = Instant.parse("2026-11-22T11:00:00.000001Z");
     private static final SessionId SESSION = SessionId.of("ps_9");
@@ -92,20 +91,6 @@ class PayoutTest {
     private static Object[] sent() {
         return new Object[]{created(PayoutData.EMPTY), started(), new PayoutReadyToConfirmEvent(SESSION, PAYOUT, NOW),
                 new PayoutConfirmedEvent(SESSION, PAYOUT, CARD_PAYOUT, NOW)};
-    }
-
-    private static Matcher<Throwable> refusedWith(ErrorCode code) {
-        return new TypeSafeMatcher<>() {
-            @Override
-            protected boolean matchesSafely(Throwable item) {
-                return item instanceof PaymentsException refusal && refusal.code() == code;
-            }
-
-            @Override
-            public void describeTo(Description description) {
-                description.appendText("a PaymentsException with code " + code.code());
-            }
-        };
     }
 
     @Test
