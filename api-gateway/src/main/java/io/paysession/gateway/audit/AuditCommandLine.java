@@ -8,7 +8,10 @@ import io.paysession.api.error.PaymentsException;
 import io.paysession.api.settlement.SettlementReport;
 import io.paysession.api.wire.PaymentJson;
 import io.paysession.gateway.infra.EmbeddedPostgresServer;
+import io.paysession.query.session.SessionViewsRebuild;
+import io.paysession.query.settlement.SettlementRebuild;
 import io.paysession.query.settlement.SettlementStore;
+import io.paysession.webhook.notification.WebhookOutboxRebuild;
 import org.axonframework.serialization.AnnotationRevisionResolver;
 import org.axonframework.serialization.json.JacksonSerializer;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -159,8 +162,10 @@ public final class AuditCommandLine {
     }
 
     private int replay(StoredEvents events, JdbcTemplate jdbc, Arguments arguments) {
-        var projections = AuditArguments.projections(arguments.option("projection"));
-        List<ProjectionReplay.Result> results = new ProjectionReplay(jdbc, events).run(projections, this::progress);
+        ProjectionReplay replay = new ProjectionReplay(events, List.of(new SessionViewsRebuild(jdbc),
+                new SettlementRebuild(jdbc), new WebhookOutboxRebuild(jdbc)));
+        var projections = AuditArguments.projections(replay, arguments.option("projection"));
+        List<ProjectionReplay.Result> results = replay.run(projections, this::progress);
         boolean identical = true;
         for (ProjectionReplay.Result result : results) {
             identical &= result.identical();

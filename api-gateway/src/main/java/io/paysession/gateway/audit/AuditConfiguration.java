@@ -1,10 +1,13 @@
 package io.paysession.gateway.audit;
 
+import io.paysession.api.projection.ProjectionRebuild;
 import io.paysession.query.settlement.SettlementStore;
 import org.axonframework.serialization.Serializer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.util.List;
 
 /** The audit services over the service's own database and serializer, for the admin API. */
 @Configuration
@@ -26,7 +29,7 @@ public class AuditConfiguration {
     }
 
     @Bean
-    ProjectionReplay projectionReplay(JdbcTemplate jdbc, StoredEvents events) {
-        return new ProjectionReplay(jdbc, events);
+    ProjectionReplay projectionReplay(StoredEvents events, List<ProjectionRebuild> rebuilds) {
+        return new ProjectionReplay(events, rebuilds);
     }
 }

@@ -151,7 +151,7 @@ public class AdminAuditController {
     public ResponseEntity<ObjectNode> replay(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
                                              @RequestParam(name = "projection", required = false) String projection) {
         requireAdmin(authorization);
-        var projections = AuditArguments.projections(projection);
+        var projections = AuditArguments.projections(replay, projection);
         if (!replaying.compareAndSet(false, true)) {
             throw new HttpException(409, ErrorCode.INVALID_REQUEST, "A replay is already running on this node");
         }
