@@ -5,6 +5,7 @@ import io.paysession.api.projection.ProjectionRebuild;
 import io.paysession.api.partner.PartnerId;
 import io.paysession.api.session.ApiVersion;
 import io.paysession.api.session.SessionId;
+import io.paysession.query.audit.ProjectionReplay;
 
 import java.time.Instant;
 import java.time.LocalDate;

@@ -1,4 +1,4 @@
-package io.paysession.gateway.audit;
+package io.paysession.query.audit;
 
 import io.paysession.api.projection.ProjectionRebuild;
 import io.paysession.api.projection.ReplayedEvent;
