@@ -1,5 +1,6 @@
 package io.paysession.gateway;
 
+import io.paysession.api.RequestMetadataKeys;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -8,7 +9,6 @@ import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.PaymentsException;
 import io.paysession.api.session.ConfirmSessionCommand;
 import io.paysession.api.session.SessionId;
-import io.paysession.gateway.http.RequestMetadata;
 import io.paysession.gateway.idempotency.IdempotencyFence;
 import io.paysession.gateway.idempotency.RequestFingerprint;
 import io.paysession.gateway.support.Answer;
@@ -418,14 +418,14 @@ class IdempotencyEndToEndTest extends EndToEndTestBase {
                 "1 minute");
         CommandMessage<Object> paused = GenericCommandMessage.asCommandMessage(
                 new ConfirmSessionCommand(SessionId.of(sessionId), partner.project())).andMetaData(Map.of(
-                RequestMetadata.PROJECT, partner.project(), RequestMetadata.IDEMPOTENCY_KEY, "fence-9010",
-                RequestMetadata.REQUEST_ID, "req_paused", IdempotencyFence.OWNER, "req_paused"));
+                RequestMetadataKeys.PROJECT, partner.project(), RequestMetadataKeys.IDEMPOTENCY_KEY, "fence-9010",
+                RequestMetadataKeys.REQUEST_ID, "req_paused", IdempotencyFence.OWNER, "req_paused"));
 
         assertThatThrownBy(() -> commands.sendAndWait(paused)).isInstanceOfSatisfying(PaymentsException.class,
                 refusal -> assertThat(refusal.code()).isEqualTo(ErrorCode.IDEMPOTENCY_KEY_ALREADY_EXISTS));
         assertThat(eventsOfType(sessionId, "PaymentConfirmedEvent")).isZero();
 
-        CommandMessage<Object> owner = paused.andMetaData(Map.of(RequestMetadata.REQUEST_ID, "req_successor",
+        CommandMessage<Object> owner = paused.andMetaData(Map.of(RequestMetadataKeys.REQUEST_ID, "req_successor",
                 IdempotencyFence.OWNER, "req_successor"));
         commands.sendAndWait(owner);
         assertThat(eventsOfType(sessionId, "PaymentConfirmedEvent")).as("the key's owner confirms").isEqualTo(1);

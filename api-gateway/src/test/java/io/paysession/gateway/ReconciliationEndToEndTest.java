@@ -1,8 +1,11 @@
 package io.paysession.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import io.paysession.gateway.support.Answer;
 import io.paysession.gateway.support.TestPartner;
 import io.paysession.gateway.support.TestServiceProperties;
@@ -10,6 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -203,14 +208,29 @@ class ReconciliationEndToEndTest extends EndToEndTestBase {
                 + "&format=csv", null, TestServiceProperties.ADMIN_TOKEN);
         assertThat(csv.status()).isEqualTo(200);
         assertThat(csv.headers().firstValue("Content-Type").orElse("")).startsWith("text/csv");
-        List<String> lines = csv.text().lines().toList();
-        assertThat(lines.get(0)).isEqualTo("section,day,currency,method,operation,count,gross,fees,net,ids");
-        assertThat(lines).filteredOn(line -> line.startsWith("row,")).hasSize(report.path("rows").size());
-        assertThat(lines).filteredOn(line -> line.startsWith("failed,")).hasSize(report.path("failures").size());
-        report.path("totals").fields().forEachRemaining(total -> assertThat(lines).contains("total,," + total.getKey()
-                + ",,," + total.getValue().path("count").asLong() + "," + total.getValue().path("gross").asLong() + ","
-                + total.getValue().path("fees").asLong() + "," + total.getValue().path("net").asLong() + ","));
-        assertThat(lines).contains("position," + report.path("position").asLong());
+        assertThat(csv.text()).startsWith("section,day,currency,method,operation,count,gross,fees,net,ids,session_id,"
+                + "operation_id,amount,error_code,position\n");
+        List<Map<String, String>> lines = csvLines(csv.text());
+        assertThat(lines).filteredOn(line -> line.get("section").equals("row")).hasSize(report.path("rows").size());
+        assertThat(lines).filteredOn(line -> line.get("section").equals("failed")).hasSize(report.path("failures").size());
+        report.path("totals").fields().forEachRemaining(total -> assertThat(lines).filteredOn(line ->
+                        line.get("section").equals("total") && line.get("currency").equals(total.getKey()))
+                .singleElement().satisfies(line -> assertThat(line.get("count") + "," + line.get("gross") + ","
+                        + line.get("fees") + "," + line.get("net")).isEqualTo(total.getValue().path("count").asLong()
+                        + "," + total.getValue().path("gross").asLong() + "," + total.getValue().path("fees").asLong()
+                        + "," + total.getValue().path("net").asLong())));
+        assertThat(lines).filteredOn(line -> line.get("section").equals("position")).singleElement()
+                .satisfies(line -> assertThat(line.get("position")).isEqualTo(report.path("position").asText()));
+    }
+
+    /** The report's CSV read back with the CSV parser, one map per line under the one header. */
+    private static List<Map<String, String>> csvLines(String csv) {
+        try (MappingIterator<Map<String, String>> lines = new CsvMapper().readerForMapOf(String.class)
+                .with(CsvSchema.emptySchema().withHeader()).readValues(csv)) {
+            return lines.readAll();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static void add(long[] sums, long count, long gross, long fee, long net) {

@@ -146,7 +146,8 @@ class SessionAuditEndToEndTest extends EndToEndTestBase {
 
         Run csv = audit("report --project=" + partner.project() + " " + range + " --format=csv --ids");
         assertThat(csv.exit()).as(csv.err()).isZero();
-        assertThat(csv.out()).startsWith("section,day,currency,method,operation,count,gross,fees,net,ids\n")
+        assertThat(csv.out()).startsWith("section,day,currency,method,operation,count,gross,fees,net,ids,session_id,operation_id,amount,"
+                        + "error_code,position\n")
                 .contains(",rub,card,payment,1,10000,280,9720,pm_");
 
         Run verify = audit("verify --project=" + partner.project() + " " + range);

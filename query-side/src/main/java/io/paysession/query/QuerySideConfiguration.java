@@ -1,17 +1,31 @@
 package io.paysession.query;
 
+import io.paysession.api.projection.ProjectionRebuild;
+import io.paysession.query.audit.ProjectionReplay;
+import io.paysession.query.audit.Reconciliation;
+import io.paysession.query.audit.SessionAudit;
+import io.paysession.query.audit.StoredEvents;
 import io.paysession.query.partner.PartnerDirectoryProjection;
 import io.paysession.query.recurrent.RecurrentTokenProjection;
 import io.paysession.query.settlement.SettlementProjection;
 import io.paysession.query.session.SessionViewProjection;
+import io.paysession.query.session.SessionViewsRebuild;
+import io.paysession.query.settlement.SettlementRebuild;
+import io.paysession.query.settlement.SettlementStore;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
+import org.axonframework.serialization.Serializer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.util.List;
 
 /**
  * A projection that fails must fail the transaction it runs in, never log and skip: with subscribing
- * processors that rolls the command back, with streaming ones the event is retried.
+ * processors that rolls the command back, with streaming ones the event is retried. The module's projections
+ * are also offered to the audit replay, each rebuilt by its own code ({@link ProjectionRebuild}); the audit
+ * services over the event store and the read models are the read side's too.
  */
 @Configuration
 public class QuerySideConfiguration {
@@ -27,5 +41,38 @@ public class QuerySideConfiguration {
                         configuration -> PropagatingErrorHandler.instance())
                 .registerListenerInvocationErrorHandler(SettlementProjection.PROCESSING_GROUP,
                         configuration -> PropagatingErrorHandler.instance());
+    }
+
+    @Bean
+    StoredEvents storedEvents(JdbcTemplate jdbc, Serializer serializer) {
+        return new StoredEvents(jdbc, serializer);
+    }
+
+    @Bean
+    SessionAudit sessionAudit(StoredEvents events) {
+        return new SessionAudit(events);
+    }
+
+    @Bean
+    Reconciliation reconciliation(StoredEvents events, JdbcTemplate jdbc) {
+        return new Reconciliation(events, new SettlementStore(jdbc, "settlement"));
+    }
+
+    /** The replay of every projection a module offers ({@link ProjectionRebuild} beans, this module's below). */
+    @Bean
+    ProjectionReplay projectionReplay(StoredEvents events, List<ProjectionRebuild> rebuilds) {
+        return new ProjectionReplay(events, rebuilds);
+    }
+
+    /** The session views, rebuilt into fresh tables for the audit replay. */
+    @Bean
+    ProjectionRebuild sessionViewsRebuild(JdbcTemplate jdbc) {
+        return new SessionViewsRebuild(jdbc);
+    }
+
+    /** The reconciliation read model, rebuilt into fresh tables for the audit replay. */
+    @Bean
+    ProjectionRebuild settlementRebuild(JdbcTemplate jdbc) {
+        return new SettlementRebuild(jdbc);
     }
 }

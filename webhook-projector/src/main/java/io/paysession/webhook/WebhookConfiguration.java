@@ -1,13 +1,16 @@
 package io.paysession.webhook;
 
+import io.paysession.api.projection.ProjectionRebuild;
 import io.paysession.webhook.delivery.WebhookProperties;
 import io.paysession.webhook.notification.WebhookNotificationProjection;
+import io.paysession.webhook.notification.WebhookOutboxRebuild;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.eventhandling.TrackingEventProcessorConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 @Configuration
 @EnableConfigurationProperties(WebhookProperties.class)
@@ -29,5 +32,11 @@ public class WebhookConfiguration {
                                 .andInitialSegmentsCount(2))
                 .registerListenerInvocationErrorHandler(WebhookNotificationProjection.PROCESSING_GROUP,
                         configuration -> PropagatingErrorHandler.instance());
+    }
+
+    /** The outbox's notifications, rebuilt into a fresh table for the audit replay. */
+    @Bean
+    public ProjectionRebuild webhookOutboxRebuild(JdbcTemplate jdbc) {
+        return new WebhookOutboxRebuild(jdbc);
     }
 }

@@ -1,9 +1,11 @@
 package io.paysession.gateway.audit;
 
 import io.paysession.api.error.PaymentsException;
+import io.paysession.api.projection.ProjectionRebuild;
 import io.paysession.api.partner.PartnerId;
 import io.paysession.api.session.ApiVersion;
 import io.paysession.api.session.SessionId;
+import io.paysession.query.audit.ProjectionReplay;
 
 import java.time.Instant;
 import java.time.LocalDate;
@@ -116,9 +118,10 @@ public final class AuditArguments {
         throw PaymentsException.invalidRequest(name + " must be true or false");
     }
 
-    public static java.util.Set<ProjectionReplay.Projection> projections(String text) {
+    /** The projections {@code text} names, of those the replay rebuilds. */
+    public static java.util.List<ProjectionRebuild> projections(ProjectionReplay replay, String text) {
         try {
-            return ProjectionReplay.Projection.parse(text);
+            return replay.select(text);
         } catch (IllegalArgumentException e) {
             throw PaymentsException.invalidRequest(e.getMessage());
         }

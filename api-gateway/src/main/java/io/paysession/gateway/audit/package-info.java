@@ -1,7 +1,6 @@
 /**
- * Audit and reconciliation: a session's event history with the request behind each event, the session as
- * it was at an instant or position, the reconciliation report and its verification against the event
- * store, and the replay of projections into fresh tables compared with the live ones. The same classes
- * serve the admin API and the command line ({@code java -jar … audit …}).
+ * The {@code audit} command line of the service's jar ({@code java -jar … audit …}) and the arguments it shares
+ * with the admin API's audit endpoints; the audit services themselves are the read side's
+ * ({@code io.paysession.query.audit}).
  */
 package io.paysession.gateway.audit;

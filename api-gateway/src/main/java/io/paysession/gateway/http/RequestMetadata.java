@@ -1,5 +1,6 @@
 package io.paysession.gateway.http;
 
+import io.paysession.api.RequestMetadataKeys;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
@@ -10,15 +11,10 @@ import java.util.UUID;
 
 /**
  * The request behind a command, carried as command metadata and copied onto its events: the endpoint, the
- * project, the idempotency key (when sent) and the request id (also answered as {@code X-Request-Id}).
+ * project, the idempotency key (when sent) and the request id (also answered as {@code X-Request-Id}), under the
+ * keys of {@link RequestMetadataKeys}.
  */
 public final class RequestMetadata {
-
-    public static final String ENDPOINT = "endpoint";
-    public static final String PROJECT = "project";
-    public static final String IDEMPOTENCY_KEY = "idempotencyKey";
-    public static final String REQUEST_ID = "requestId";
-    public static final String[] KEYS = {ENDPOINT, PROJECT, IDEMPOTENCY_KEY, REQUEST_ID};
 
     static final String REQUEST_ID_ATTRIBUTE = RequestMetadata.class.getName() + ".requestId";
 
@@ -43,16 +39,16 @@ public final class RequestMetadata {
         }
         HttpServletRequest request = attributes.getRequest();
         Map<String, Object> metadata = new HashMap<>();
-        metadata.put(ENDPOINT, request.getMethod() + " " + RequestPaths.of(request));
+        metadata.put(RequestMetadataKeys.ENDPOINT, request.getMethod() + " " + RequestPaths.of(request));
         String project = request.getHeader("X-PARTNER-PROJECT");
         if (project != null) {
-            metadata.put(PROJECT, project);
+            metadata.put(RequestMetadataKeys.PROJECT, project);
         }
         String key = request.getHeader("X-PARTNER-IDEMPOTENCY-KEY");
         if (key != null) {
-            metadata.put(IDEMPOTENCY_KEY, key);
+            metadata.put(RequestMetadataKeys.IDEMPOTENCY_KEY, key);
         }
-        metadata.put(REQUEST_ID, requestId(request));
+        metadata.put(RequestMetadataKeys.REQUEST_ID, requestId(request));
         return metadata;
     }
 }

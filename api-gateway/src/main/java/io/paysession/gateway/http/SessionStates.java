@@ -1,5 +1,6 @@
 package io.paysession.gateway.http;
 
+import io.paysession.api.RequestMetadataKeys;
 import io.paysession.api.session.SessionEvent;
 import io.paysession.api.session.SessionId;
 import io.paysession.api.session.view.SessionView;
@@ -77,7 +78,7 @@ public class SessionStates {
      * when none of its events reached the store.
      */
     public Optional<SessionView> stateAfterRequest(SessionId sessionId, String requestId) {
-        Folded folded = foldUpTo(sessionId, RequestMetadata.REQUEST_ID, requestId);
+        Folded folded = foldUpTo(sessionId, RequestMetadataKeys.REQUEST_ID, requestId);
         return Optional.ofNullable(folded.marked());
     }
 

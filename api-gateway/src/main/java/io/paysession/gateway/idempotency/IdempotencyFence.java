@@ -1,8 +1,8 @@
 package io.paysession.gateway.idempotency;
 
+import io.paysession.api.RequestMetadataKeys;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.PaymentsException;
-import io.paysession.gateway.http.RequestMetadata;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.messaging.InterceptorChain;
@@ -42,8 +42,8 @@ public class IdempotencyFence implements MessageHandlerInterceptor<CommandMessag
     public Object handle(UnitOfWork<? extends CommandMessage<?>> unitOfWork, InterceptorChain chain) throws Exception {
         MetaData metaData = unitOfWork.getMessage().getMetaData();
         if (metaData.get(OWNER) instanceof String owner
-                && metaData.get(RequestMetadata.PROJECT) instanceof String project
-                && metaData.get(RequestMetadata.IDEMPOTENCY_KEY) instanceof String key
+                && metaData.get(RequestMetadataKeys.PROJECT) instanceof String project
+                && metaData.get(RequestMetadataKeys.IDEMPOTENCY_KEY) instanceof String key
                 && !store.holds(project, key, owner)) {
             throw keyLost();
         }

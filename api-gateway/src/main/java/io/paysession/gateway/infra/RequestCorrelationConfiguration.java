@@ -1,6 +1,6 @@
 package io.paysession.gateway.infra;
 
-import io.paysession.gateway.http.RequestMetadata;
+import io.paysession.api.RequestMetadataKeys;
 import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.correlation.MessageOriginProvider;
 import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
@@ -22,6 +22,6 @@ public class RequestCorrelationConfiguration {
 
     @Bean
     CorrelationDataProvider requestCorrelation() {
-        return new SimpleCorrelationDataProvider(RequestMetadata.KEYS);
+        return new SimpleCorrelationDataProvider(RequestMetadataKeys.all());
     }
 }

@@ -3,8 +3,6 @@ package io.paysession.query.settlement;
 import io.paysession.api.session.SessionEvent;
 import io.paysession.api.session.view.SessionView;
 import io.paysession.api.session.view.SessionViewFold;
-import io.paysession.api.settlement.FindSettlementReportQuery;
-import io.paysession.api.settlement.SettlementReport;
 import io.paysession.api.settlement.SettlementRules;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DomainEventMessage;
@@ -15,7 +13,6 @@ import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventhandling.WrappedToken;
 import org.axonframework.eventsourcing.eventstore.EventStore;
-import org.axonframework.queryhandling.QueryHandler;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -82,14 +79,6 @@ public class SettlementProjection {
         SessionView before = viewBefore(event.sessionId().value(), sequenceNumber);
         SessionView after = SessionViewFold.apply(before, event, sequenceNumber);
         store.save(SettlementRules.derive(event, before, after, eventId, position));
-    }
-
-    @QueryHandler
-    SettlementReport handle(FindSettlementReportQuery query) {
-        long position = store.position();
-        return SettlementReport.of(query.project(), query.from(), query.to(), position,
-                store.entries(query.project(), query.from(), query.to()),
-                store.failures(query.project(), query.from(), query.to()), query.withIds());
     }
 
     /** The session as it was before {@code sequence}, read from sequence 0 rather than from a snapshot. */

@@ -20,13 +20,7 @@ import java.util.List;
 @Component
 public class NotificationOutbox {
 
-    private static final String INSERT_NOTIFICATION = """
-            INSERT INTO webhook_notification
-                (id, session_id, project, type, body, session_sequence, event_global_index,
-                 state, attempts, next_attempt_at, created_at, window_started_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?, ?)
-            ON CONFLICT (id) DO NOTHING
-            """;
+    private static final String INSERT_NOTIFICATION = insertInto("webhook_notification");
 
     private static final String UPSERT_ENDPOINT = """
             INSERT INTO webhook_endpoint (project, url, updated_at) VALUES (?, ?, ?)
@@ -56,8 +50,28 @@ public class NotificationOutbox {
 
     /** Adds the notification unless it is already there (the same event handled again); true if added. */
     public boolean add(NewNotification notification) {
+        int added = insert(jdbc, INSERT_NOTIFICATION, notification, clock);
+        if (added > 0) {
+            announceAfterCommit();
+        }
+        return added > 0;
+    }
+
+    /** The insert of a new notification into {@code table}, the outbox or a table made like it. */
+    static String insertInto(String table) {
+        return """
+                INSERT INTO %s
+                    (id, session_id, project, type, body, session_sequence, event_global_index,
+                     state, attempts, next_attempt_at, created_at, window_started_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?, ?)
+                ON CONFLICT (id) DO NOTHING
+                """.formatted(table);
+    }
+
+    /** Inserts a notification, pending and due now, with an {@link #insertInto} statement; the rows added. */
+    static int insert(JdbcTemplate jdbc, String insert, NewNotification notification, Clock clock) {
         OffsetDateTime now = utc(WireFormat.now(clock));
-        int added = jdbc.update(INSERT_NOTIFICATION,
+        return jdbc.update(insert,
                 notification.id(),
                 notification.sessionId(),
                 notification.project(),
@@ -68,10 +82,6 @@ public class NotificationOutbox {
                 now,
                 now,
                 now);
-        if (added > 0) {
-            announceAfterCommit();
-        }
-        return added > 0;
     }
 
     public void saveEndpoint(String project, String url, Instant updatedAt) {

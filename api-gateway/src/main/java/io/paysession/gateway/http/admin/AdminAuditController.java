@@ -7,10 +7,10 @@ import io.paysession.api.error.PaymentsException;
 import io.paysession.api.session.SessionId;
 import io.paysession.api.settlement.SettlementReport;
 import io.paysession.gateway.audit.AuditArguments;
-import io.paysession.gateway.audit.ProjectionReplay;
-import io.paysession.gateway.audit.Reconciliation;
-import io.paysession.gateway.audit.ReportFormats;
-import io.paysession.gateway.audit.SessionAudit;
+import io.paysession.query.audit.ProjectionReplay;
+import io.paysession.query.audit.Reconciliation;
+import io.paysession.query.audit.ReportFormats;
+import io.paysession.query.audit.SessionAudit;
 import io.paysession.gateway.http.ApiResponses;
 import io.paysession.gateway.http.HttpException;
 import io.paysession.gateway.idempotency.IdempotencyAudit;
@@ -151,7 +151,7 @@ public class AdminAuditController {
     public ResponseEntity<ObjectNode> replay(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
                                              @RequestParam(name = "projection", required = false) String projection) {
         requireAdmin(authorization);
-        var projections = AuditArguments.projections(projection);
+        var projections = AuditArguments.projections(replay, projection);
         if (!replaying.compareAndSet(false, true)) {
             throw new HttpException(409, ErrorCode.INVALID_REQUEST, "A replay is already running on this node");
         }

@@ -1,4 +1,4 @@
-package io.paysession.gateway.audit;
+package io.paysession.query.audit;
 
 import io.paysession.api.session.SessionCreatedEvent;
 import io.paysession.api.session.SessionEvent;

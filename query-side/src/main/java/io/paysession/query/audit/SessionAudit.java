@@ -1,5 +1,6 @@
-package io.paysession.gateway.audit;
+package io.paysession.query.audit;
 
+import io.paysession.api.RequestMetadataKeys;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,7 +10,6 @@ import io.paysession.api.session.SessionId;
 import io.paysession.api.session.view.SessionRepresentation;
 import io.paysession.api.session.view.SessionView;
 import io.paysession.api.session.view.SessionViewFold;
-import io.paysession.gateway.http.RequestMetadata;
 import org.axonframework.messaging.MetaData;
 
 import java.time.Instant;
@@ -45,10 +45,10 @@ public class SessionAudit {
             node.set("payload", events.payloadJson(event));
             MetaData metaData = events.metaData(event);
             ObjectNode request = JsonNodeFactory.instance.objectNode();
-            put(request, "endpoint", metaData.get(RequestMetadata.ENDPOINT));
-            put(request, "project", metaData.get(RequestMetadata.PROJECT));
-            put(request, "idempotency_key", metaData.get(RequestMetadata.IDEMPOTENCY_KEY));
-            put(request, "request_id", metaData.get(RequestMetadata.REQUEST_ID));
+            put(request, "endpoint", metaData.get(RequestMetadataKeys.ENDPOINT));
+            put(request, "project", metaData.get(RequestMetadataKeys.PROJECT));
+            put(request, "idempotency_key", metaData.get(RequestMetadataKeys.IDEMPOTENCY_KEY));
+            put(request, "request_id", metaData.get(RequestMetadataKeys.REQUEST_ID));
             if (!request.isEmpty()) {
                 node.set("request", request);
             }

@@ -1,4 +1,4 @@
-package io.paysession.gateway.audit;
+package io.paysession.query.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

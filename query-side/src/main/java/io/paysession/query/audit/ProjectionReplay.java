@@ -1,0 +1,96 @@
+package io.paysession.query.audit;
+
+import io.paysession.api.projection.ProjectionRebuild;
+import io.paysession.api.projection.ReplayedEvent;
+import io.paysession.api.session.SessionEvent;
+import io.paysession.api.session.view.SessionView;
+import io.paysession.api.session.view.SessionViewFold;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Rebuilds projections from the event store into fresh tables, with the projections' own code, while the
+ * service keeps serving; then compares them with the live tables. Each module rebuilds its own projections
+ * ({@link ProjectionRebuild}); the replay reads the store once up to the position it started at, folds each
+ * session and hands every event to each rebuild asked for. Live rows that moved on since are not
+ * differences, and a live projection that lags is waited for.
+ */
+public class ProjectionReplay {
+
+    public record Result(String projection, long position, long rows, long movedOn, List<String> differences) {
+        public boolean identical() {
+            return differences.isEmpty();
+        }
+    }
+
+    /** Called about once a second while events are replayed. */
+    public interface Progress {
+        void report(long done, long total, Duration elapsed);
+    }
+
+    private final StoredEvents events;
+    private final List<ProjectionRebuild> rebuilds;
+
+    /** The rebuilds run, and answer, in the order of their names. */
+    public ProjectionReplay(StoredEvents events, List<ProjectionRebuild> rebuilds) {
+        this.events = events;
+        this.rebuilds = rebuilds.stream().sorted(Comparator.comparing(ProjectionRebuild::name)).toList();
+    }
+
+    /** The rebuilds {@code name} asks for: {@code all} (or none given) or one projection's name. */
+    public List<ProjectionRebuild> select(String name) {
+        if (name == null || name.equals("all")) {
+            return rebuilds;
+        }
+        for (ProjectionRebuild rebuild : rebuilds) {
+            if (rebuild.name().equals(name)) {
+                return List.of(rebuild);
+            }
+        }
+        List<String> names = new ArrayList<>(List.of("all"));
+        rebuilds.forEach(rebuild -> names.add(rebuild.name()));
+        throw new IllegalArgumentException("projection must be " + String.join(", ", names.subList(0, names.size() - 1))
+                + " or " + names.get(names.size() - 1));
+    }
+
+    public List<Result> run(List<ProjectionRebuild> selected, Progress progress) {
+        long position = events.maxGlobalIndex();
+        long total = events.count(position);
+        for (ProjectionRebuild rebuild : selected) {
+            rebuild.dropFreshTables();
+            rebuild.createFreshTables();
+        }
+        Map<String, SessionView> folded = new HashMap<>();
+        long started = System.nanoTime();
+        long[] done = {0, started};
+        events.forEach(position, stored -> {
+            done[0]++;
+            if (System.nanoTime() - done[1] > 1_000_000_000L) {
+                done[1] = System.nanoTime();
+                progress.report(done[0], total, Duration.ofNanos(done[1] - started));
+            }
+            if (!(events.payload(stored) instanceof SessionEvent event)) {
+                return;
+            }
+            SessionView before = folded.get(stored.aggregateId());
+            SessionView after = SessionViewFold.apply(before, event, stored.sequence());
+            folded.put(stored.aggregateId(), after);
+            ReplayedEvent replayed = new ReplayedEvent(event, before, after, stored.eventId(), stored.sequence(),
+                    stored.globalIndex());
+            selected.forEach(rebuild -> rebuild.apply(replayed));
+        });
+        progress.report(done[0], total, Duration.ofNanos(System.nanoTime() - started));
+        List<Result> results = new ArrayList<>();
+        for (ProjectionRebuild rebuild : selected) {
+            ProjectionRebuild.Comparison comparison = rebuild.compareWithLive(position);
+            results.add(new Result(rebuild.name(), position, comparison.rows(), comparison.movedOn(),
+                    comparison.differences()));
+        }
+        return results;
+    }
+}
