@@ -1,5 +1,6 @@
 package io.paysession.command.process;
 
+import io.paysession.api.RequestMetadataKeys;
 import io.paysession.api.error.PaymentsException;
 import io.paysession.api.recurrent.UseRecurrentTokenCommand;
 import io.paysession.api.session.AuthorizationOutcome;
@@ -58,9 +59,6 @@ public class PaymentProcess {
     public static final String PROCESSING_GROUP = "payment-process";
 
     private static final Logger log = LoggerFactory.getLogger(PaymentProcess.class);
-    /** The metadata key the gateway's request metadata names the partner's project by. */
-    static final String STARTED_BY_PROJECT = "project";
-
     private final PaymentRails rails;
     private final ProcessCommandSender commands;
     private final RailAnswers answers;
@@ -79,7 +77,7 @@ public class PaymentProcess {
      * copied onto its events); the token refuses a payment of another project, or of none.
      */
     @EventHandler
-    void on(PaymentStartedEvent event, @MetaDataValue(STARTED_BY_PROJECT) String project) {
+    void on(PaymentStartedEvent event, @MetaDataValue(RequestMetadataKeys.PROJECT) String project) {
         if (event.payment().method() instanceof RecurrentMethod recurrent) {
             try {
                 commands.send(new UseRecurrentTokenCommand(recurrent.token(), event.sessionId(), event.paymentId(),
