@@ -228,8 +228,6 @@ class ConcurrentRequestsEndToEndTest extends EndToEndTestBase {
         return thisNode.join();
     }
 
-    // ---- helpers
-
     private Race race(Supplier<Answer> first, Supplier<Answer> second) {
         CountDownLatch start = new CountDownLatch(1);
         CompletableFuture<Answer> one = CompletableFuture.supplyAsync(() -> {

@@ -286,8 +286,6 @@ class MutatedRequestsEndToEndTest extends EndToEndTestBase {
         }, globalIndex);
     }
 
-    // ---- the endpoints and their valid requests
-
     private List<Endpoint> endpoints(TestPartner partner, TestPartner delayed, Random random) {
         Supplier<String> version = () -> random.nextBoolean() ? "v1" : "v2";
         String created = created(partner);

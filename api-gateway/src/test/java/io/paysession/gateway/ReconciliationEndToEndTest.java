@@ -251,8 +251,6 @@ class ReconciliationEndToEndTest extends EndToEndTestBase {
         return 30 + (amount * 250 + 5_000) / 10_000;
     }
 
-    // ---------------------------------------------------------------- the scenarios, one session each
-
     private List<BiConsumer<Random, Ledger>> scenarios(TestPartner auto, TestPartner delayed) {
         List<BiConsumer<Random, Ledger>> kinds = new ArrayList<>();
         kinds.add((random, ledger) -> cardPaidAndRefunded(auto, random, ledger, pick(random,
@@ -460,8 +458,6 @@ class ReconciliationEndToEndTest extends EndToEndTestBase {
         ledger.failed.add(new Failed(partner.project(), "card", "payment", sessionId,
                 payment(cancel.session()).path("id").asText(), "session_cancelled_by_partner"));
     }
-
-    // ---------------------------------------------------------------- helpers
 
     private String confirmed(TestPartner partner, String version, ObjectNode body) {
         String sessionId = readyToConfirm(partner, version, "payment", body);

@@ -164,8 +164,6 @@ class SessionAuditEndToEndTest extends EndToEndTestBase {
         assertThat(bad.err()).contains("from must be a UTC day");
     }
 
-    // ---------------------------------------------------------------- helpers
-
     record Run(int exit, String out, String err) {
     }
 
