@@ -1,18 +1,24 @@
 package io.paysession.benchmark;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What to run, from {@code --name=value} arguments. Every bound (time, count, waits) has a default, so a
+ * What to run, from {@code --name=value} arguments ({@link Arguments}). Every bound (time, count, waits) has a default, so a
  * run always stops by itself.
  *
  * @param warmup              load before the measured window, to let both JVMs compile the hot paths
@@ -74,71 +80,107 @@ public record BenchmarkOptions(Duration warmup,
         serviceJavaOptions = List.copyOf(serviceJavaOptions);
     }
 
-    public static final String USAGE = """
-            java -jar benchmark/target/payments-benchmark.jar [options]
-              --duration=60s            measured window (ms, s or m; a plain number is seconds)
-              --warmup=10s              load before the window, not measured
-              --max-lifecycles=1000000  the window also ends after this many completed lifecycles
-              --concurrency=16          virtual users
-              --partners=4              partners, each with its own RSA-2048 key
-              --rail-latency=MIN-MAX    sandbox card rail latency, e.g. 0ms-1ms (default: the service's own)
-              --db-url=jdbc:postgresql://host:5432/db   external PostgreSQL (default: the embedded one)
-              --db-user=postgres --db-password=
-              --start-external-postgres start a second PostgreSQL here and use it as the external URL
-              --service-jar=PATH        default: api-gateway/target/payment-session-service.jar, found upwards
-              --service-java-opts="-Xmx1g ..."
-              --ceiling-time=3s         measuring time of each ceiling
-              --webhook-timeout=30s
-              --status-check            end each lifecycle with session/status
-              --work-dir=PATH           default: a new temporary directory
-              --keep-data               keep the service's database after the run
-              --service-start-timeout=180s
-            """;
+    /**
+     * The options as given on the command line ({@code --name=value}, or {@code --name value}); picocli parses
+     * them, prints {@code --help} and answers a bad value with a usage error.
+     */
+    @Command(name = "payments-benchmark", sortOptions = false, usageHelpAutoWidth = true,
+            description = "Runs the service and a load against it, then prints the report.",
+            footer = "Durations are 500ms, 30s or 2m; a plain number is seconds.")
+    public static final class Arguments {
+        @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "60s", converter = DurationConverter.class,
+                description = "measured window (default: ${DEFAULT-VALUE})")
+        Duration duration;
+        @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "10s", converter = DurationConverter.class,
+                description = "load before the window, not measured (default: ${DEFAULT-VALUE})")
+        Duration warmup;
+        @Option(names = "--max-lifecycles", paramLabel = "N", defaultValue = "1000000",
+                description = "the window also ends after this many completed lifecycles (default: ${DEFAULT-VALUE})")
+        long maxLifecycles;
+        @Option(names = "--concurrency", paramLabel = "N", defaultValue = "16", description = "virtual users (default: ${DEFAULT-VALUE})")
+        int concurrency;
+        @Option(names = "--partners", paramLabel = "N", defaultValue = "4",
+                description = "partners, each with its own key (default: ${DEFAULT-VALUE})")
+        int partners;
+        @Option(names = "--rail-latency", paramLabel = "MIN-MAX", converter = RailLatencyConverter.class,
+                description = "sandbox card rail latency, e.g. 0ms-1ms (default: the service's own)")
+        RailLatency railLatency;
+        @Option(names = "--db-url", paramLabel = "JDBC-URL",
+                description = "an external PostgreSQL (default: the embedded one)")
+        String dbUrl;
+        @Option(names = "--db-user", paramLabel = "USER", defaultValue = "postgres", description = "(default: ${DEFAULT-VALUE})")
+        String dbUser;
+        @Option(names = "--db-password", paramLabel = "PASSWORD", defaultValue = "", description = "(default: empty)")
+        String dbPassword;
+        @Option(names = "--start-external-postgres", arity = "0..1", paramLabel = "true|false",
+                description = "start a second PostgreSQL here and use it as the external URL")
+        boolean startExternalPostgres;
+        @Option(names = "--service-jar", paramLabel = "PATH",
+                description = {"the service's jar (default:", "api-gateway/target/payment-session-service.jar,", "looked for upwards)"})
+        Path serviceJar;
+        @Option(names = "--service-java-opts", paramLabel = "\"OPTIONS\"", defaultValue = "",
+                description = "JVM options of the service, e.g. \"-Xmx1g\"")
+        String serviceJavaOptions;
+        @Option(names = "--ceiling-time", paramLabel = "DURATION", defaultValue = "3s", converter = DurationConverter.class,
+                description = "measuring time of each ceiling (default: ${DEFAULT-VALUE})")
+        Duration ceilingTime;
+        @Option(names = "--webhook-timeout", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+                description = "a webhook not received this long after its request is a failure (default: ${DEFAULT-VALUE})")
+        Duration webhookTimeout;
+        @Option(names = "--status-check", arity = "0..1", paramLabel = "true|false", description = "end each lifecycle with session/status")
+        boolean statusCheck;
+        @Option(names = "--work-dir", paramLabel = "PATH", description = "default: a new temporary directory")
+        Path workDir;
+        @Option(names = "--keep-data", arity = "0..1", paramLabel = "true|false", description = "keep the service's database after the run")
+        boolean keepData;
+        @Option(names = "--service-start-timeout", paramLabel = "DURATION", defaultValue = "180s", converter = DurationConverter.class,
+                description = "the service must answer within it (default: ${DEFAULT-VALUE})")
+        Duration serviceStartTimeout;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help and exit")
+        boolean help;
+        @Spec
+        CommandSpec spec;
 
-    public static BenchmarkOptions parse(String... args) {
-        Map<String, String> given = new LinkedHashMap<>();
-        for (String arg : args) {
-            if (!arg.startsWith("--")) {
-                throw new IllegalArgumentException("unexpected argument " + arg);
+        /** The options these arguments give; a contradiction or a value out of range is a usage error. */
+        public BenchmarkOptions options() {
+            try {
+                return new BenchmarkOptions(warmup, duration, maxLifecycles, concurrency, partners,
+                        Optional.ofNullable(railLatency), Optional.ofNullable(dbUrl).filter(url -> !url.isBlank()),
+                        dbUser, dbPassword, startExternalPostgres, Optional.ofNullable(serviceJar),
+                        Arrays.stream(serviceJavaOptions.trim().split("\\s+")).filter(word -> !word.isEmpty()).toList(),
+                        ceilingTime, webhookTimeout, statusCheck, Optional.ofNullable(workDir), keepData,
+                        serviceStartTimeout);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
             }
-            int equals = arg.indexOf('=');
-            given.put(equals < 0 ? arg.substring(2) : arg.substring(2, equals), equals < 0 ? "true" : arg.substring(equals + 1));
         }
-        Map<String, String> left = new LinkedHashMap<>(given);
-        BenchmarkOptions options = new BenchmarkOptions(
-                duration(take(left, "warmup", "10s")),
-                duration(take(left, "duration", "60s")),
-                Long.parseLong(take(left, "max-lifecycles", "1000000")),
-                Integer.parseInt(take(left, "concurrency", "16")),
-                Integer.parseInt(take(left, "partners", "4")),
-                Optional.ofNullable(left.remove("rail-latency")).map(BenchmarkOptions::railLatency),
-                Optional.ofNullable(left.remove("db-url")).filter(url -> !url.isBlank()),
-                take(left, "db-user", "postgres"),
-                take(left, "db-password", ""),
-                Boolean.parseBoolean(take(left, "start-external-postgres", "false")),
-                Optional.ofNullable(left.remove("service-jar")).map(Path::of),
-                words(take(left, "service-java-opts", "")),
-                duration(take(left, "ceiling-time", "3s")),
-                duration(take(left, "webhook-timeout", "30s")),
-                Boolean.parseBoolean(take(left, "status-check", "false")),
-                Optional.ofNullable(left.remove("work-dir")).map(Path::of),
-                Boolean.parseBoolean(take(left, "keep-data", "false")),
-                duration(take(left, "service-start-timeout", "180s")));
-        if (!left.isEmpty()) {
-            throw new IllegalArgumentException("unknown option(s) " + left.keySet());
-        }
-        return options;
     }
 
-    private static String take(Map<String, String> options, String name, String fallback) {
-        String value = options.remove(name);
-        return value == null ? fallback : value;
+    /** The options of these arguments; a usage error is a {@link ParameterException} naming what is wrong. */
+    public static BenchmarkOptions parse(String... args) {
+        Arguments arguments = new Arguments();
+        new CommandLine(arguments).parseArgs(args);
+        return arguments.options();
+    }
+
+    static final class DurationConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String text) {
+            return duration(text);
+        }
+    }
+
+    static final class RailLatencyConverter implements ITypeConverter<RailLatency> {
+        @Override
+        public RailLatency convert(String text) {
+            return railLatency(text);
+        }
     }
 
     static Duration duration(String text) {
         Matcher matcher = DURATION.matcher(text.trim());
         if (!matcher.matches()) {
-            throw new IllegalArgumentException("not a duration: " + text + " (use 500ms, 30s or 2m)");
+            throw new TypeConversionException("not a duration: " + text + " (use 500ms, 30s or 2m)");
         }
         long amount = Long.parseLong(matcher.group(1));
         String unit = matcher.group(2) == null ? "s" : matcher.group(2);
@@ -154,12 +196,8 @@ public record BenchmarkOptions(Duration warmup,
         Duration min = duration(bounds[0]);
         Duration max = bounds.length == 2 ? duration(bounds[1]) : min;
         if (max.compareTo(min) < 0) {
-            throw new IllegalArgumentException("rail-latency: the maximum is below the minimum");
+            throw new TypeConversionException("the maximum is below the minimum");
         }
         return new RailLatency(min, max);
-    }
-
-    private static List<String> words(String text) {
-        return new ArrayList<>(Arrays.stream(text.trim().split("\\s+")).filter(word -> !word.isEmpty()).toList());
     }
 }

@@ -2,7 +2,10 @@ package io.paysession.benchmark;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -53,5 +56,71 @@ class BenchmarkOptionsTest {
         assertThatThrownBy(() -> BenchmarkOptions.parse("--durration=5s")).hasMessageContaining("durration");
         assertThatThrownBy(() -> BenchmarkOptions.parse("--db-url=jdbc:postgresql://x/y", "--start-external-postgres"))
                 .hasMessageContaining("not both");
+    }
+
+    @Test
+    void helpPrintsEveryOptionWithItsDefaultAndRunsNothing() {
+        Execution help = execute("--help");
+
+        assertThat(help.exitCode).isZero();
+        assertThat(help.ran).isEmpty();
+        assertThat(help.out.toString()).contains("Usage: payments-benchmark",
+                "--duration=DURATION", "measured window (default: 60s)", "--warmup=DURATION", "(default: 10s)",
+                "--concurrency=N", "virtual users (default: 16)", "--partners=N", "(default: 4)",
+                "--max-lifecycles=N", "(default: 1000000)", "--rail-latency=MIN-MAX", "--db-url=JDBC-URL",
+                "--db-user=USER", "(default: postgres)", "--db-password=PASSWORD", "--start-external-postgres",
+                "--service-jar=PATH", "--service-java-opts", "--ceiling-time=DURATION", "(default: 3s)",
+                "--webhook-timeout=DURATION", "(default: 30s)", "--status-check", "--work-dir=PATH", "--keep-data",
+                "--service-start-timeout=DURATION", "(default: 180s)");
+        assertThat(help.err.toString()).isEmpty();
+    }
+
+    @Test
+    void aBadValueIsAUsageErrorNamingTheOptionAndNothingRuns() {
+        assertUsageError(execute("--concurrency=lots"), "--concurrency", "'lots' is not an int", "Usage: payments-benchmark");
+        assertUsageError(execute("--duration=5x"), "--duration", "not a duration: 5x");
+        assertUsageError(execute("--rail-latency=5ms-1ms"), "--rail-latency", "the maximum is below the minimum");
+        assertUsageError(execute("--concurrency=0"), "concurrency, partners and max-lifecycles must be at least 1");
+        assertUsageError(execute("--durration=5s"), "Unknown option: '--durration=5s'", "Possible solutions: --duration");
+        assertUsageError(execute("--db-url=jdbc:postgresql://x/y", "--start-external-postgres"), "not both");
+    }
+
+    @Test
+    void theParsedOptionsAreWhatRunsAndItsExitCodeIsTheProcesss() {
+        Execution run = execute("--concurrency=3", "--status-check", "--keep-data=false", "--duration=2m");
+
+        assertThat(run.exitCode).isEqualTo(RUN_EXIT_CODE);
+        assertThat(run.ran).singleElement().satisfies(options -> {
+            assertThat(options.concurrency()).isEqualTo(3);
+            assertThat(options.statusCheck()).isTrue();
+            assertThat(options.keepData()).isFalse();
+            assertThat(options.duration()).isEqualTo(Duration.ofMinutes(2));
+        });
+    }
+
+    private static final int RUN_EXIT_CODE = 7;
+
+    private static void assertUsageError(Execution execution, String... problem) {
+        assertThat(execution.exitCode).as(execution.err.toString()).isEqualTo(2);
+        assertThat(execution.ran).isEmpty();
+        assertThat(execution.err.toString()).contains(problem);
+    }
+
+    /** What {@link BenchmarkMain} printed and ran for some arguments, with a stand-in for the benchmark. */
+    private static final class Execution {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final List<BenchmarkOptions> ran = new ArrayList<>();
+        int exitCode;
+    }
+
+    private static Execution execute(String... args) {
+        Execution execution = new Execution();
+        execution.exitCode = BenchmarkMain.execute(new PrintWriter(execution.out, true), new PrintWriter(execution.err, true),
+                options -> {
+                    execution.ran.add(options);
+                    return RUN_EXIT_CODE;
+                }, args);
+        return execution;
     }
 }

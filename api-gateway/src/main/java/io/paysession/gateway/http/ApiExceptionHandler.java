@@ -2,6 +2,7 @@ package io.paysession.gateway.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.api.error.ErrorCode;
+import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.error.PaymentsException;
 import io.paysession.gateway.idempotency.IdempotencyFilter;
 import jakarta.servlet.http.HttpServletRequest;
@@ -46,15 +47,20 @@ public class ApiExceptionHandler {
         return ApiResponses.error(ErrorCode.SESSION_NOT_FOUND, "Session not found");
     }
 
-    /** How a refusal arrives when the command ran on another node (distributed command bus). */
+    /**
+     * How a refusal arrives when the command ran in another process: a command bus that answers from there sends
+     * the {@link ErrorDetails} the command side's {@code ExceptionWrappingHandlerInterceptor} put on the exception
+     * (the refusal itself stays behind), and the answer is the one a local refusal gets.
+     */
     @ExceptionHandler(CommandExecutionException.class)
     ResponseEntity<ObjectNode> remoteRefusal(CommandExecutionException e) {
         if (e.getCause() instanceof PaymentsException refusal) {
             return refusal(refusal);
         }
         return e.getDetails()
-                .filter(details -> details instanceof PaymentsException)
-                .map(details -> refusal((PaymentsException) details))
+                .filter(details -> details instanceof ErrorDetails)
+                .map(details -> (ErrorDetails) details)
+                .map(details -> ApiResponses.error(details.code(), details.description()))
                 .orElseGet(() -> internalError(e));
     }
 

@@ -1,6 +1,8 @@
 package io.paysession.gateway.sandbox;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.samskivert.mustache.Mustache;
+import com.samskivert.mustache.Template;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.money.Money;
 import io.paysession.command.rails.sandbox.ConditionalOnSandboxRails;
@@ -17,7 +19,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.util.HtmlUtils;
 
 import java.math.BigDecimal;
 import java.net.URI;
@@ -41,6 +42,9 @@ import java.util.Optional;
  * {@code authorization_error}) and changes nothing, so another site cannot make a payer's browser answer.
  * Scripts send none of these and post without a body, as the contract has them do. Every answer is kept out
  * of frames, caches and {@code Referer} headers.
+ * <p>
+ * The pages come from the template {@code templates/sandbox/payer-page.mustache}, compiled once at start;
+ * Mustache escapes every value written into it.
  */
 @RestController
 @ConditionalOnSandboxRails
@@ -62,10 +66,34 @@ public class PayerPagesController {
 
     private final SandboxPayerActions actions;
     private final PayerPageTokens tokens;
+    private final Template page;
 
-    public PayerPagesController(SandboxPayerActions actions, PayerPageTokens tokens) {
+    public PayerPagesController(SandboxPayerActions actions, PayerPageTokens tokens, Mustache.Compiler templates) {
         this.actions = actions;
         this.tokens = tokens;
+        this.page = templates.loadTemplate("sandbox/payer-page");
+    }
+
+    /** What the page template shows; a {@code null} part is left out. */
+    private record Page(String title, String style, Payment payment, Question question, String message, String result,
+                        String returnUrl) {
+        Page(String title) {
+            this(title, STYLE, null, null, null, null, null);
+        }
+
+        Page withMessage(String text) {
+            return new Page(title, style, payment, question, text, result, returnUrl);
+        }
+
+        Page withResult(String text) {
+            return new Page(title, style, payment, question, message, text, returnUrl);
+        }
+    }
+
+    private record Payment(String amount, String paymentId) {
+    }
+
+    private record Question(String prompt, String interactionId, String formToken) {
     }
 
     @GetMapping(value = "/sandbox/interactions/{id}", produces = MediaType.TEXT_HTML_VALUE)
@@ -74,7 +102,7 @@ public class PayerPagesController {
         Optional<SandboxInteractions.Interaction> interaction = actions.find(id);
         if (interaction.isEmpty()) {
             return ResponseEntity.status(404).contentType(MediaType.TEXT_HTML)
-                    .body(html("Not found", "<p>There is no such payment page.</p>"));
+                    .body(page.execute(new Page("Not found").withMessage("There is no such payment page.")));
         }
         return ResponseEntity.ok().contentType(MediaType.TEXT_HTML).body(render(interaction.get()));
     }
@@ -95,8 +123,8 @@ public class PayerPagesController {
         if (fromBrowser(request) && !tokens.accepts(id, request.getParameter(FORM_TOKEN))) {
             String refusal = "The answer must come from the payment page: its form token is missing or wrong";
             if (isFormPost(request)) {
-                return ResponseEntity.status(403).contentType(MediaType.TEXT_HTML).body(html("Answer not accepted",
-                        "<p id=\"result\">" + refusal + ". Open the payment page again and answer there.</p>"));
+                return ResponseEntity.status(403).contentType(MediaType.TEXT_HTML).body(page.execute(
+                        new Page("Answer not accepted").withResult(refusal + ". Open the payment page again and answer there.")));
             }
             return ApiResponses.error(403, ErrorCode.AUTHORIZATION_ERROR, refusal);
         }
@@ -138,7 +166,6 @@ public class PayerPagesController {
     }
 
     private String render(SandboxInteractions.Interaction interaction) {
-        String amount = amount(interaction.operation().order().amount());
         String title = switch (interaction.kind()) {
             case THREE_D_SECURE -> "3-D Secure verification";
             case WALLET -> "E-wallet payment";
@@ -146,52 +173,39 @@ public class PayerPagesController {
             case QR_APP -> "QR application payment";
             case FASTER_PAYMENT -> "Instant payment";
         };
-        String body = "<p class=\"amount\">" + HtmlUtils.htmlEscape(amount) + "</p>"
-                + "<p>Payment " + HtmlUtils.htmlEscape(interaction.operation().paymentId().value()) + "</p>";
-        body += switch (interaction.state()) {
-            case OPEN -> question(interaction);
-            case RESOLVING -> "<p id=\"result\">Your answer is being processed.</p>";
-            case APPROVED -> "<p id=\"result\">Approved. You can go back to the shop.</p>" + returnLink(interaction);
-            case DECLINED -> "<p id=\"result\">Declined.</p>" + returnLink(interaction);
-            case CLOSED -> "<p id=\"result\">This payment can no longer be approved.</p>" + returnLink(interaction);
+        Payment payment = new Payment(amount(interaction.operation().order().amount()),
+                interaction.operation().paymentId().value());
+        String returnUrl = returnUrl(interaction);
+        Page shown = switch (interaction.state()) {
+            case OPEN -> new Page(title, STYLE, payment, question(interaction), null, null, null);
+            case RESOLVING -> new Page(title, STYLE, payment, null, null, "Your answer is being processed.", null);
+            case APPROVED -> new Page(title, STYLE, payment, null, null, "Approved. You can go back to the shop.", returnUrl);
+            case DECLINED -> new Page(title, STYLE, payment, null, null, "Declined.", returnUrl);
+            case CLOSED -> new Page(title, STYLE, payment, null, null, "This payment can no longer be approved.", returnUrl);
         };
-        return html(title, body);
+        return page.execute(shown);
     }
 
-    private String question(SandboxInteractions.Interaction interaction) {
+    private Question question(SandboxInteractions.Interaction interaction) {
         String prompt = interaction.kind() == InteractionKind.THREE_D_SECURE
                 ? "Confirm that you are making this card payment."
                 : "Approve this payment in your application.";
-        String base = "/sandbox/interactions/" + HtmlUtils.htmlEscape(interaction.id());
-        String token = "<input type=\"hidden\" name=\"" + FORM_TOKEN + "\" value=\"" + tokens.tokenFor(interaction.id()) + "\">";
-        return "<p>" + prompt + "</p>"
-                + "<form method=\"post\" action=\"" + base + "/approve\">" + token
-                + "<button id=\"approve\" type=\"submit\">Approve</button></form>"
-                + "<form method=\"post\" action=\"" + base + "/decline\">" + token
-                + "<button id=\"decline\" type=\"submit\">Decline</button></form>";
+        return new Question(prompt, interaction.id(), tokens.tokenFor(interaction.id()));
     }
 
-    private static String returnLink(SandboxInteractions.Interaction interaction) {
+    /** The partner's return address, when it is a web address a link may lead to; {@code null} otherwise. */
+    private static String returnUrl(SandboxInteractions.Interaction interaction) {
         String url = interaction.operation().order().returnUrl();
         if (url == null || !(url.startsWith("https://") || url.startsWith("http://"))) {
-            return "";
+            return null;
         }
-        return "<p><a id=\"return\" href=\"" + HtmlUtils.htmlEscape(url) + "\">Back to the shop</a></p>";
+        return url;
     }
 
     private static String amount(Money money) {
         int digits = Math.max(money.currency().getDefaultFractionDigits(), 0);
         return BigDecimal.valueOf(money.minorUnits()).movePointLeft(digits).toPlainString() + " "
                 + money.currency().getCurrencyCode();
-    }
-
-    private static String html(String title, String body) {
-        return "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-                + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-                + "<title>" + HtmlUtils.htmlEscape(title) + "</title>"
-                + "<style>" + STYLE + "</style>"
-                + "</head><body><h1>" + HtmlUtils.htmlEscape(title) + "</h1>" + body
-                + "<p><small>Sandbox page of the Payment Session Service</small></p></body></html>";
     }
 
     /** The CSP source of an inline text: {@code sha256-} and the Base64 of its digest. */

@@ -1,5 +1,7 @@
 package io.paysession.gateway.widget;
 
+import com.samskivert.mustache.Mustache;
+import com.samskivert.mustache.Template;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
@@ -9,7 +11,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.util.HtmlUtils;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,6 +18,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -42,17 +44,33 @@ public class WidgetController {
             "frame.js", JAVASCRIPT, "frame.css", CSS, "demo.js", JAVASCRIPT, "demo.css", CSS);
 
     private final Map<String, String> contents;
+    private final Template notFound;
+    private final Template frame;
+    private final Template frameRefused;
 
-    public WidgetController() {
+    public WidgetController(Mustache.Compiler templates) {
         this.contents = ASSETS.keySet().stream().collect(Collectors.toUnmodifiableMap(name -> name, WidgetController::read));
+        this.notFound = templates.loadTemplate("widget/not-found");
+        this.frame = templates.loadTemplate("widget/frame");
+        this.frameRefused = templates.loadTemplate("widget/frame-refused");
+    }
+
+    private record NotFound(String title, List<String> stylesheets) {
+    }
+
+    private record Frame(String origin, String cardNumberLabel, String submitButtonLabel) {
+    }
+
+    private record FrameRefused(String title, List<String> stylesheets, boolean withoutOrigin, boolean textTooLong,
+                                int maxTextLength) {
     }
 
     @GetMapping("/widget/{name:[a-z-]+\\.(?:js|css)}")
     public ResponseEntity<String> asset(@PathVariable String name) {
         String content = contents.get(name);
         if (content == null) {
-            return WidgetPages.page(404, "Not found", "<p>There is no such file of the widget.</p>", WidgetPages.PAGE_POLICY,
-                    "demo.css");
+            return WidgetPages.html(404, notFound.execute(new NotFound("Not found", List.of("demo.css"))),
+                    WidgetPages.PAGE_POLICY);
         }
         return ResponseEntity.ok()
                 .contentType(ASSETS.get(name))
@@ -73,30 +91,20 @@ public class WidgetController {
                                         @RequestParam(name = "submit_button_label", required = false) String submitButtonLabel) {
         Optional<String> embeddingOrigin = origin(origin);
         if (embeddingOrigin.isEmpty()) {
-            return WidgetPages.page(400, "Card number", "<p>The frame needs <code>origin</code>, the origin "
-                    + "(scheme, host and port) of the page that embeds it; the widget's script gives it.</p>", FRAME_POLICY,
-                    "frame.css");
+            return refused(true, false);
         }
         String label = text(cardNumberLabel, "Card number");
         String button = text(submitButtonLabel, "Link the card");
         if (label.length() > MAX_TEXT_LENGTH || button.length() > MAX_TEXT_LENGTH) {
-            return WidgetPages.page(400, "Card number", "<p>The widget's texts are at most " + MAX_TEXT_LENGTH
-                    + " characters long.</p>", FRAME_POLICY, "frame.css");
+            return refused(false, true);
         }
-        String html = "<!DOCTYPE html><html lang=\"en\" data-origin=\"" + HtmlUtils.htmlEscape(embeddingOrigin.get())
-                + "\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-                + "<title>" + HtmlUtils.htmlEscape(label) + "</title><link rel=\"stylesheet\" href=\"frame.css\"></head><body>"
-                // no name on the field and form-action 'none': even with its script broken, the form sends nothing
-                + "<form id=\"card-form\" novalidate>"
-                + "<label for=\"card-number\">" + HtmlUtils.htmlEscape(label) + "</label>"
-                + "<div class=\"field\"><input id=\"card-number\" type=\"text\" inputmode=\"numeric\" autocomplete=\"cc-number\""
-                + " maxlength=\"23\" spellcheck=\"false\" disabled>"
-                + "<span id=\"card-network\" class=\"network\" aria-live=\"polite\"></span></div>"
-                + "<p id=\"card-error\" class=\"error\" role=\"alert\"></p>"
-                + "<button id=\"card-submit\" type=\"submit\" disabled>" + HtmlUtils.htmlEscape(button) + "</button>"
-                + "<p id=\"card-result\" class=\"result\" role=\"status\"></p>"
-                + "</form><script src=\"frame.js\"></script></body></html>";
+        String html = frame.execute(new Frame(embeddingOrigin.get(), label, button));
         return WidgetPages.html(200, html, FRAME_POLICY);
+    }
+
+    private ResponseEntity<String> refused(boolean withoutOrigin, boolean textTooLong) {
+        return WidgetPages.html(400, frameRefused.execute(new FrameRefused("Card number", List.of("frame.css"),
+                withoutOrigin, textTooLong, MAX_TEXT_LENGTH)), FRAME_POLICY);
     }
 
     /** An origin as browsers write it ({@code https://shop.example}, {@code http://127.0.0.1:8081}), or empty. */

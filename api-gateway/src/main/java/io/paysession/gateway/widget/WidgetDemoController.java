@@ -1,5 +1,7 @@
 package io.paysession.gateway.widget;
 
+import com.samskivert.mustache.Mustache;
+import com.samskivert.mustache.Template;
 import io.paysession.command.vault.PublicTokens;
 import io.paysession.gateway.partners.DemoPartner;
 import org.springframework.core.env.Environment;
@@ -8,8 +10,8 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.util.HtmlUtils;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -24,48 +26,68 @@ public class WidgetDemoController {
 
     private static final Pattern PUBLIC_TOKEN = Pattern.compile("[0-9a-f]{64}");
     private static final String TITLE = "Card-tokenizer widget";
-    private static final String HOW_TO_GET_A_TOKEN = " Ask for one with a signed <code>POST /api/v1/token</code>, body "
-            + "<code>{\"tokenize_widget\":{\"access\":true}}</code>, and open "
-            + "<code>/widget/demo?public_token=&lt;public_token&gt;</code>.";
 
     private final Optional<String> demoProject;
     private final PublicTokens publicTokens;
+    private final Template page;
 
-    public WidgetDemoController(DemoPartner demoPartner, PublicTokens publicTokens, Environment environment) {
+    private enum Notice { MALFORMED_TOKEN, TOKEN_FROM_ADDRESS, ISSUED_FOR_DEMO_PARTNER, TOKEN_NEEDED }
+
+    /** What the template {@code widget/demo} shows: one notice, and the widget when there is a public token. */
+    private record DemoPage(Notice notice, String demoProject, String publicToken) {
+        String title() {
+            return TITLE;
+        }
+
+        List<String> stylesheets() {
+            return publicToken == null ? List.of("demo.css") : List.of("card-tokenizer.css", "demo.css");
+        }
+
+        boolean malformedToken() {
+            return notice == Notice.MALFORMED_TOKEN;
+        }
+
+        boolean tokenFromAddress() {
+            return notice == Notice.TOKEN_FROM_ADDRESS;
+        }
+
+        boolean issuedForDemoPartner() {
+            return notice == Notice.ISSUED_FOR_DEMO_PARTNER;
+        }
+
+        boolean tokenNeeded() {
+            return notice == Notice.TOKEN_NEEDED;
+        }
+
+        boolean howToGetAToken() {
+            return notice == Notice.MALFORMED_TOKEN || notice == Notice.TOKEN_NEEDED;
+        }
+    }
+
+    public WidgetDemoController(DemoPartner demoPartner, PublicTokens publicTokens, Environment environment,
+                                Mustache.Compiler templates) {
         // the production profile switches the demo partner off; this keeps the page from issuing there regardless
         this.demoProject = environment.acceptsProfiles(Profiles.of("production")) ? Optional.empty() : demoPartner.project();
         this.publicTokens = publicTokens;
+        this.page = templates.loadTemplate("widget/demo");
     }
 
     @GetMapping("/widget/demo")
     public ResponseEntity<String> demo(@RequestParam(name = "public_token", required = false) String given) {
         if (given != null && !given.isEmpty()) {
             if (!PUBLIC_TOKEN.matcher(given).matches()) {
-                return page(400, "That is not a public token: it is 64 hexadecimal characters, as "
-                        + "<code>POST /api/v1/token</code> answers it." + HOW_TO_GET_A_TOKEN, null);
+                return page(400, new DemoPage(Notice.MALFORMED_TOKEN, null, null));
             }
-            return page(200, "With the public token from the address.", given);
+            return page(200, new DemoPage(Notice.TOKEN_FROM_ADDRESS, null, given));
         }
         if (demoProject.isPresent()) {
-            return page(200, "With a public token just issued for the demo partner <code>"
-                    + HtmlUtils.htmlEscape(demoProject.get()) + "</code>: the card token it yields pays out with that "
-                    + "partner's key (README, \"Try it by hand\"). Reload the page for a new token.",
-                    publicTokens.issue(demoProject.get(), "en"));
+            return page(200, new DemoPage(Notice.ISSUED_FOR_DEMO_PARTNER, demoProject.get(),
+                    publicTokens.issue(demoProject.get(), "en")));
         }
-        return page(200, "This page needs a public token of your project." + HOW_TO_GET_A_TOKEN, null);
+        return page(200, new DemoPage(Notice.TOKEN_NEEDED, null, null));
     }
 
-    /** The demo page: a notice, and the widget with its handler calls when there is a public token. */
-    private static ResponseEntity<String> page(int status, String notice, String publicToken) {
-        String body = "<main class=\"demo\"><h1>Card-tokenizer widget</h1><p id=\"notice\">" + notice + "</p>";
-        if (publicToken == null) {
-            return WidgetPages.page(status, TITLE, body + "</main>", WidgetPages.PAGE_POLICY, "demo.css");
-        }
-        body += "<div id=\"card-tokenizer\" data-public-token=\"" + publicToken + "\"></div>"
-                + "<h2>Handler calls</h2><pre id=\"events\"></pre>"
-                + "<p>Test cards: <code>4242424242424242</code>, <code>5555555555554444</code>, "
-                + "<code>2200000000000004</code>; a number failing the Luhn check is refused in the form.</p>"
-                + "</main><script src=\"card-tokenizer.js\"></script><script src=\"demo.js\"></script>";
-        return WidgetPages.page(status, TITLE, body, WidgetPages.PAGE_POLICY, "card-tokenizer.css", "demo.css");
+    private ResponseEntity<String> page(int status, DemoPage shown) {
+        return WidgetPages.html(status, page.execute(shown), WidgetPages.PAGE_POLICY);
     }
 }

@@ -2,6 +2,7 @@ package io.paysession.gateway.widget;
 
 import io.paysession.command.vault.PublicTokens;
 import io.paysession.gateway.partners.DemoPartner;
+import io.paysession.gateway.support.Templates;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.ResponseEntity;
 import org.springframework.mock.env.MockEnvironment;
@@ -49,7 +50,7 @@ class WidgetDemoControllerTest {
     void inTheProductionProfileThePageIssuesNoTokenEvenWithTheDemoPartnerEnabled() {
         MockEnvironment production = new MockEnvironment();
         production.setActiveProfiles("production");
-        ResponseEntity<String> page = new WidgetDemoController(demoPartner(true), tokens, production).demo(null);
+        ResponseEntity<String> page = new WidgetDemoController(demoPartner(true), tokens, production, Templates.compiler()).demo(null);
 
         assertThat(tokens.issuedFor).isEmpty();
         assertThat(page.getBody()).contains("needs a public token of your project", "POST /api/v1/token")
@@ -77,7 +78,8 @@ class WidgetDemoControllerTest {
     }
 
     private WidgetDemoController controller(boolean demoPartnerEnabled) {
-        return new WidgetDemoController(demoPartner(demoPartnerEnabled), tokens, new MockEnvironment());
+        return new WidgetDemoController(demoPartner(demoPartnerEnabled), tokens, new MockEnvironment(),
+                Templates.compiler());
     }
 
     private static DemoPartner demoPartner(boolean enabled) {

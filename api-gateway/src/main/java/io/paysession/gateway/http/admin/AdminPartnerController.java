@@ -1,4 +1,4 @@
-package io.paysession.gateway.http;
+package io.paysession.gateway.http.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,6 +10,11 @@ import io.paysession.api.partner.PartnerId;
 import io.paysession.api.partner.PartnerSettings;
 import io.paysession.api.partner.PartnerView;
 import io.paysession.api.wire.WireFormat;
+import io.paysession.gateway.http.ApiResponses;
+import io.paysession.gateway.http.Fields;
+import io.paysession.gateway.http.HttpException;
+import io.paysession.gateway.http.JsonBodies;
+import io.paysession.gateway.http.RequestBodies;
 import io.paysession.gateway.partners.PartnerDirectory;
 import io.paysession.gateway.partners.PartnerRegistration;
 import io.paysession.gateway.security.AdminToken;
@@ -93,15 +98,14 @@ public class AdminPartnerController {
                 captureMode(body).orElse(was.captureMode()),
                 fees(body).orElse(was.fees()),
                 flag(body, "bank_account_ru_token").orElse(was.bankAccountToken()));
-        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
-                .body(render(registration.update(project, settings)));
+        return AdminAnswers.ok(render(registration.update(project, settings)));
     }
 
     @GetMapping("/{project}")
     public ResponseEntity<ObjectNode> read(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
                                            @PathVariable String project) {
         requireAdmin(authorization);
-        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(render(existing(project)));
+        return AdminAnswers.ok(render(existing(project)));
     }
 
     /** Read only once the token is checked, through the 64 KiB limit of every body. */
