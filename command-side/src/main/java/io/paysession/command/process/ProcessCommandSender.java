@@ -1,7 +1,9 @@
 package io.paysession.command.process;
 
 import io.paysession.api.error.ErrorCode;
+import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.error.PaymentsException;
+import org.axonframework.commandhandling.CommandExecutionException;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +55,7 @@ public class ProcessCommandSender implements DisposableBean {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while sending " + command.getClass().getSimpleName(), e);
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
+            Throwable cause = refusalOf(e.getCause());
             if (cause instanceof PaymentsException refusal && refusal.code() == ErrorCode.SESSION_WRONG_STATE) {
                 log.info("{} not applied, the session has moved on: {}", command.getClass().getSimpleName(),
                         refusal.getMessage());
@@ -64,6 +66,26 @@ public class ProcessCommandSender implements DisposableBean {
             }
             throw new IllegalStateException(cause);
         }
+    }
+
+    /**
+     * The refusal behind {@code failure}: a command bus that runs the command in another process answers a
+     * refusal as a {@link CommandExecutionException} carrying its {@link ErrorDetails} (see
+     * {@code ExceptionWrappingHandlerInterceptor}), which is turned back into the {@link PaymentsException} the
+     * local bus gives, so that the processes act on a refusal alike on either bus. Anything else is unchanged.
+     */
+    static Throwable refusalOf(Throwable failure) {
+        if (!(failure instanceof CommandExecutionException wrapped)) {
+            return failure;
+        }
+        if (wrapped.getCause() instanceof PaymentsException refusal) {
+            return refusal;
+        }
+        return wrapped.getDetails()
+                .filter(ErrorDetails.class::isInstance)
+                .map(ErrorDetails.class::cast)
+                .<Throwable>map(details -> new PaymentsException(details.code(), details.description()))
+                .orElse(failure);
     }
 
     @Override

@@ -39,6 +39,7 @@ import io.paysession.command.rails.RefundOutcome;
 import io.paysession.command.rails.StubRails;
 import io.paysession.command.rails.StubRails.Call;
 import io.paysession.command.rails.StubRails.Reply;
+import org.axonframework.commandhandling.CommandExecutionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -147,6 +148,18 @@ class PaymentProcessTest {
                             ErrorDetails.of(ErrorCode.RECURRENT_TOKEN_INACTIVE, "The recurrent token is disabled")));
             assertThat(rail.received()).isEmpty();
         }
+
+        @Test
+        void aDisabledTokensRefusalThatCrossedARemoteCommandBusFailsThePaymentWithItsCode() {
+            commands.refuseNext(UseRecurrentTokenCommand.class, remote(ErrorDetails.of(
+                    ErrorCode.RECURRENT_TOKEN_INACTIVE, "The recurrent token is disabled")));
+
+            process.on(started(new RecurrentMethod("rt_1", RecurrentMethod.Initiator.MERCHANT, CARD)), PROJECT);
+
+            assertThat(commands.sent()).endsWith(new RefusePaymentCommand(SESSION, PAYMENT,
+                    ErrorDetails.of(ErrorCode.RECURRENT_TOKEN_INACTIVE, "The recurrent token is disabled")));
+            assertThat(rail.received()).isEmpty();
+        }
     }
 
     @Nested
@@ -191,6 +204,17 @@ class PaymentProcessTest {
                     StubRails.payerActionRequired()));
             assertThat(rail.callsFor(PAYMENT.value())).as("the verdict comes by the rail's callback")
                     .containsExactly(Call.AUTHORIZE);
+        }
+
+        @Test
+        void aWrongStateRefusalThatCrossedARemoteCommandBusIsTakenAsTheAnswerRecordedAlready() {
+            commands.refuseNext(RecordPaymentAuthorizationCommand.class, remote(ErrorDetails.of(
+                    ErrorCode.SESSION_WRONG_STATE, "the payment has its answer already")));
+            process.on(confirmed(PAID_AT_ONCE));
+
+            process.on(confirmed(PAID_AT_ONCE));
+
+            assertThat(rail.callsFor(PAYMENT.value())).containsExactly(Call.AUTHORIZE, Call.QUERY_AUTHORIZATION);
         }
 
         @Test
@@ -376,5 +400,10 @@ class PaymentProcessTest {
         assertThat(commands.sent()).element(1).isEqualTo(new RecordPaymentAuthorizationCommand(SESSION, PAYMENT,
                 new AuthorizationOutcome.Held(StubRails.TRANSACTION)));
         assertThat(commands.sent()).element(2).isInstanceOf(RecordPaymentCaptureCommand.class);
+    }
+
+    /** A refusal as a command bus that runs the command in another process answers it: message and details only. */
+    private static CommandExecutionException remote(ErrorDetails details) {
+        return new CommandExecutionException(details.description(), null, details);
     }
 }
