@@ -19,10 +19,12 @@ import io.paysession.gateway.support.TestServiceProperties;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.messaging.MessageHandlerInterceptor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import javax.sql.DataSource;
@@ -65,6 +67,22 @@ class IdempotencyEndToEndTest extends EndToEndTestBase {
 
     @Autowired
     private CommandGateway commands;
+
+    @Autowired
+    private ApplicationContext context;
+
+    /**
+     * Axon's auto-configuration registers every command handler interceptor bean on the command bus; the fence and
+     * the vault register theirs themselves. A bean of ours that were an interceptor too would run twice per command
+     * (the fence would read and lock the key's row twice).
+     */
+    @Test
+    void theServicesCommandInterceptorsAreRegisteredOnceEachNotAlsoAsBeans() {
+        assertThat(context.getBeansOfType(MessageHandlerInterceptor.class).values())
+                .as("handler interceptor beans of the service, which Axon would register a second time")
+                .filteredOn(interceptor -> interceptor.getClass().getName().startsWith("io.paysession."))
+                .isEmpty();
+    }
 
     @Test
     void theSameRequestWithTheSameKeyGetsTheFirstAnswerAgainAndCreatesNothing() {

@@ -20,16 +20,20 @@ import org.springframework.stereotype.Component;
  * Axon does not copy onto events, so commands of the processes that follow never carry it.
  */
 @Component
-public class IdempotencyFence implements MessageHandlerInterceptor<CommandMessage<?>> {
+public class IdempotencyFence {
 
     /** Metadata of a command whose request holds an idempotency key: that request's id. */
     public static final String OWNER = "idempotencyKeyOwner";
 
     private final IdempotencyStore store;
 
+    /**
+     * Registers the check on the command bus itself. The check is not a bean: Axon's auto-configuration registers
+     * every command handler interceptor bean on the bus as well, and the key's row would be read twice per command.
+     */
     public IdempotencyFence(IdempotencyStore store, CommandBus commandBus) {
         this.store = store;
-        commandBus.registerHandlerInterceptor(this);
+        commandBus.registerHandlerInterceptor(new Check());
     }
 
     static PaymentsException keyLost() {
@@ -38,15 +42,19 @@ public class IdempotencyFence implements MessageHandlerInterceptor<CommandMessag
                         + "for its answer");
     }
 
-    @Override
-    public Object handle(UnitOfWork<? extends CommandMessage<?>> unitOfWork, InterceptorChain chain) throws Exception {
-        MetaData metaData = unitOfWork.getMessage().getMetaData();
-        if (metaData.get(OWNER) instanceof String owner
-                && metaData.get(RequestMetadataKeys.PROJECT) instanceof String project
-                && metaData.get(RequestMetadataKeys.IDEMPOTENCY_KEY) instanceof String key
-                && !store.holds(project, key, owner)) {
-            throw keyLost();
+    private final class Check implements MessageHandlerInterceptor<CommandMessage<?>> {
+
+        @Override
+        public Object handle(UnitOfWork<? extends CommandMessage<?>> unitOfWork, InterceptorChain chain)
+                throws Exception {
+            MetaData metaData = unitOfWork.getMessage().getMetaData();
+            if (metaData.get(OWNER) instanceof String owner
+                    && metaData.get(RequestMetadataKeys.PROJECT) instanceof String project
+                    && metaData.get(RequestMetadataKeys.IDEMPOTENCY_KEY) instanceof String key
+                    && !store.holds(project, key, owner)) {
+                throw keyLost();
+            }
+            return chain.proceed();
         }
-        return chain.proceed();
     }
 }
