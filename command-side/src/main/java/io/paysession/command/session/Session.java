@@ -54,10 +54,7 @@ import io.paysession.api.session.RecordRefundOutcomeUnknownCommand;
 import io.paysession.api.session.RecordRefundOutcomeCommand;
 import io.paysession.api.session.RecurrentTokenGrantedEvent;
 import io.paysession.api.session.RefundAcceptedEvent;
-import io.paysession.api.session.RefundDeclinedEvent;
 import io.paysession.api.session.RefundId;
-import io.paysession.api.session.RefundOutcomeQueryRequestedEvent;
-import io.paysession.api.session.RefundOutcomeUnknownEvent;
 import io.paysession.api.session.RefundRequestedEvent;
 import io.paysession.api.session.RefundState;
 import io.paysession.api.session.RefundSessionCommand;
@@ -80,6 +77,8 @@ import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.deadline.annotation.DeadlineHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateIdentifier;
+import org.axonframework.modelling.command.AggregateMember;
+import org.axonframework.modelling.command.ForwardMatchingInstances;
 import org.axonframework.spring.stereotype.Aggregate;
 
 import java.time.Clock;
@@ -126,12 +125,9 @@ public class Session {
     private int captureQueries;
     private Money captured;
     private Money refunded;
-    /** Every refund requested, with its state (from the refund table) and its amount. */
-    private final Map<RefundId, RefundState> refunds = new HashMap<>();
-    private final Map<RefundId, Money> refundAmounts = new HashMap<>();
-    /** Per refund whose answer was lost: how often the rail was asked, and the stage its query deadline guards. */
-    private final Map<RefundId, Integer> refundQueries = new HashMap<>();
-    private final Map<RefundId, Integer> refundStages = new HashMap<>();
+    /** Every refund requested, each with its own state from the refund table; events reach the refund they name. */
+    @AggregateMember(eventForwardingMode = ForwardMatchingInstances.class)
+    private final Map<RefundId, Refund> refunds = new HashMap<>();
 
     protected Session() {
         // for Axon: rebuilt from events
@@ -340,7 +336,7 @@ public class Session {
         requireProject(command.project());
         requireNoPayout("refunded");
         advance(Trigger.REFUND);
-        if (!allowsRefund(command.refundId(), RefundTrigger.REQUEST)) {
+        if (!Refund.allows(refunds.get(command.refundId()), RefundTrigger.REQUEST)) {
             throw PaymentsException.wrongState("The refund " + command.refundId() + " exists already");
         }
         if (refunds.size() >= SessionLimits.MAX_REFUNDS_PER_PAYMENT) {
@@ -360,13 +356,7 @@ public class Session {
 
     @CommandHandler
     public void handle(RecordRefundOutcomeCommand command, Clock clock) {
-        requireRefundAllows(command.refundId(), command.accepted() ? RefundTrigger.ACCEPTED : RefundTrigger.DECLINED);
-        Instant now = WireFormat.now(clock);
-        if (command.accepted()) {
-            apply(new RefundAcceptedEvent(sessionId, paymentId, command.refundId(), now));
-        } else {
-            apply(new RefundDeclinedEvent(sessionId, paymentId, command.refundId(), command.declineReason(), now));
-        }
+        refund(command.refundId()).recordOutcome(command, clock);
     }
 
     /**
@@ -376,22 +366,15 @@ public class Session {
     @CommandHandler
     public void handle(RecordRefundOutcomeUnknownCommand command, Clock clock, DeadlineManager deadlines,
                        SessionTimeLimits limits) {
-        RefundId refundId = command.refundId();
-        requireRefundAllows(refundId, RefundTrigger.OUTCOME_UNKNOWN);
-        int queries = refundQueries.getOrDefault(refundId, 0);
-        apply(new RefundOutcomeUnknownEvent(sessionId, paymentId, refundId, command.reason(), queries,
-                WireFormat.now(clock)));
-        deadlines.schedule(limits.outcomeQueryDelay(queries), REFUND_OUTCOME_QUERY,
-                new StageDeadline(refundId.value(), refundStages.get(refundId)));
+        refund(command.refundId()).recordOutcomeUnknown(command.reason(), clock, deadlines, limits);
     }
 
+    /** The deadline names the refund it was set for; a refund the session does not hold has nothing to query. */
     @DeadlineHandler(deadlineName = REFUND_OUTCOME_QUERY)
     void onRefundOutcomeQueryDue(StageDeadline deadline, Clock clock) {
-        RefundId refundId = RefundId.of(deadline.operationId());
-        if (allowsRefund(refundId, RefundTrigger.OUTCOME_QUERY_DUE)
-                && refundStages.getOrDefault(refundId, 0) == deadline.stage()) {
-            apply(new RefundOutcomeQueryRequestedEvent(sessionId, paymentId, refundId, order,
-                    refundAmounts.get(refundId), refundQueries.getOrDefault(refundId, 0) + 1, WireFormat.now(clock)));
+        Refund refund = refunds.get(RefundId.of(deadline.operationId()));
+        if (refund != null) {
+            refund.queryDue(deadline, clock);
         }
     }
 
@@ -508,14 +491,12 @@ public class Session {
         }
     }
 
-    private boolean allowsRefund(RefundId refundId, RefundTrigger trigger) {
-        return SessionLifecycle.next(refunds.get(refundId), trigger).isPresent();
-    }
-
-    private void requireRefundAllows(RefundId refundId, RefundTrigger trigger) {
-        if (!allowsRefund(refundId, trigger)) {
-            throw PaymentsException.wrongState("The refund " + refundId + " is not in progress");
+    private Refund refund(RefundId refundId) {
+        Refund refund = refunds.get(refundId);
+        if (refund == null) {
+            throw Refund.notInProgress(refundId);
         }
+        return refund;
     }
 
     private void requireProject(String requester) {
@@ -550,8 +531,8 @@ public class Session {
     }
 
     private Money inFlight() {
-        return refunds.entrySet().stream().filter(refund -> refund.getValue() == RefundState.IN_PROGRESS)
-                .map(refund -> refundAmounts.get(refund.getKey()))
+        return refunds.values().stream().filter(refund -> refund.state() == RefundState.IN_PROGRESS)
+                .map(Refund::amount)
                 .reduce(Money::plus).orElse(new Money(0, captured.currency()));
     }
 
@@ -678,33 +659,19 @@ public class Session {
         cancelled = true;
     }
 
+    /** The refund is created here; Axon then forwards the event to it as well, and the refund ignores it. */
     @EventSourcingHandler
     void on(RefundRequestedEvent event) {
-        recordRefund(event.refundId(), RefundTrigger.REQUEST);
-        refundAmounts.put(event.refundId(), event.amount());
-    }
-
-    @EventSourcingHandler
-    void on(RefundOutcomeUnknownEvent event) {
-        recordRefund(event.refundId(), RefundTrigger.OUTCOME_UNKNOWN);
-        refundStages.merge(event.refundId(), 1, Integer::sum);
-    }
-
-    @EventSourcingHandler
-    void on(RefundOutcomeQueryRequestedEvent event) {
-        recordRefund(event.refundId(), RefundTrigger.OUTCOME_QUERY_DUE);
-        refundQueries.put(event.refundId(), event.query());
+        if (!Refund.allows(refunds.get(event.refundId()), RefundTrigger.REQUEST)) {
+            throw new IllegalStateException("The refund table does not allow " + RefundTrigger.REQUEST
+                    + " for the refund " + event.refundId() + " in " + refunds.get(event.refundId()).state());
+        }
+        refunds.put(event.refundId(), new Refund(sessionId, paymentId, order, event.refundId(), event.amount()));
     }
 
     @EventSourcingHandler
     void on(RefundAcceptedEvent event) {
-        recordRefund(event.refundId(), RefundTrigger.ACCEPTED);
-        refunded = refunded.plus(refundAmounts.get(event.refundId()));
-    }
-
-    @EventSourcingHandler
-    void on(RefundDeclinedEvent event) {
-        recordRefund(event.refundId(), RefundTrigger.DECLINED);
+        refunded = refunded.plus(refunds.get(event.refundId()).amount());
     }
 
     /**
@@ -728,11 +695,4 @@ public class Session {
                 + " while the session " + sessionId + " is " + status + " and its operation " + operationState);
     }
 
-    /** Applies what the refund table answers for {@code trigger}; as {@link #record}, a contradiction is an error. */
-    private void recordRefund(RefundId refundId, RefundTrigger trigger) {
-        RefundState to = SessionLifecycle.next(refunds.get(refundId), trigger)
-                .orElseThrow(() -> new IllegalStateException("The refund table does not allow " + trigger
-                        + " for the refund " + refundId + " in " + refunds.get(refundId)));
-        refunds.put(refundId, to);
-    }
 }
