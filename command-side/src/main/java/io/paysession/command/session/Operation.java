@@ -9,18 +9,20 @@ import io.paysession.api.session.SessionId;
 import io.paysession.api.session.SessionStatus;
 import io.paysession.command.session.SessionLifecycle.Allowed;
 import io.paysession.command.session.SessionLifecycle.Refused;
+import io.paysession.command.session.SessionLifecycle.Rule;
 import io.paysession.command.session.SessionLifecycle.Trigger;
 import org.axonframework.deadline.DeadlineManager;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * An operation of a session, a {@link Payment} or a {@link Payout}: an entity of the Session aggregate with its own
- * state and stage, moved by the rows of {@link SessionLifecycle}'s table that its triggers meet. The session
- * hands it the commands that name no operation (confirm, cancel, capture, refund) and the deadlines that name it;
- * what a payment and a payout do differently is said here by each of them, not by the session.
+ * state and stage, moved by the rows of {@link SessionLifecycle}'s table that concern its kind ({@link #rows()}).
+ * The session hands it the commands that name no operation (confirm, cancel, capture, refund) and the deadlines
+ * that name it; what a payment and a payout do differently is said here by each of them, not by the session.
  * <p>
  * Stages: every transition into a state starts a new stage, except a query of the rail, and deadlines carry the
  * stage they were set in ({@link StageDeadline}); the start of the operation is stage 1, as it was when the session
@@ -45,6 +47,9 @@ abstract class Operation {
     /** The id its deadlines carry. */
     abstract String operationId();
 
+    /** The rows of {@link SessionLifecycle}'s table that concern this kind of operation: the only ones it takes. */
+    abstract List<Rule> rows();
+
     /** The partner confirms the operation; it checks the table itself. */
     abstract void confirm(Clock clock);
 
@@ -66,7 +71,7 @@ abstract class Operation {
         fail(reason, clock);
     }
 
-    /** {@code session/capture}, project checked: {@code amount} is {@code null} for the whole hold; checks the table itself. */
+    /** {@code session/capture}, project checked ({@code amount} {@code null}: the whole hold); checks the table. */
     abstract void capture(Money amount, Clock clock);
 
     /** {@code session/refund}, project checked; checks the table itself. */
@@ -86,12 +91,12 @@ abstract class Operation {
     }
 
     boolean allows(Trigger trigger) {
-        return SessionLifecycle.next(sessionStatus(), state, trigger).allowed();
+        return SessionLifecycle.next(rows(), sessionStatus(), state, trigger).allowed();
     }
 
     /** Refuses, with the table's description, a command whose trigger the table does not allow now. */
     void advance(Trigger trigger) {
-        if (SessionLifecycle.next(sessionStatus(), state, trigger) instanceof Refused refused) {
+        if (SessionLifecycle.next(rows(), sessionStatus(), state, trigger) instanceof Refused refused) {
             throw PaymentsException.wrongState(refused.description());
         }
     }
@@ -114,7 +119,7 @@ abstract class Operation {
     void record(Trigger... triggers) {
         SessionStatus status = sessionStatus();
         for (Trigger trigger : triggers) {
-            if (SessionLifecycle.next(status, state, trigger) instanceof Allowed allowed) {
+            if (SessionLifecycle.next(rows(), status, state, trigger) instanceof Allowed allowed) {
                 if (allowed.to() != SessionLifecycle.NONE && !trigger.keepsStage()) {
                     state = allowed.to();
                     stage++;

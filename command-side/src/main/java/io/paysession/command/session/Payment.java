@@ -37,6 +37,7 @@ import io.paysession.api.session.TransactionInfo;
 import io.paysession.api.wire.WireFormat;
 import io.paysession.command.recurrent.RecurrentTokenNames;
 import io.paysession.command.session.SessionLifecycle.RefundTrigger;
+import io.paysession.command.session.SessionLifecycle.Rule;
 import io.paysession.command.session.SessionLifecycle.Trigger;
 import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.eventsourcing.EventSourcingHandler;
@@ -47,6 +48,7 @@ import org.axonframework.modelling.command.ForwardMatchingInstances;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -87,6 +89,11 @@ final class Payment extends Operation {
     @Override
     String operationId() {
         return paymentId.value();
+    }
+
+    @Override
+    List<Rule> rows() {
+        return SessionLifecycle.paymentRows();
     }
 
     void markReadyToConfirm(Clock clock, DeadlineManager deadlines, SessionTimeLimits limits) {

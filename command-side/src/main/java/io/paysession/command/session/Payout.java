@@ -18,6 +18,7 @@ import io.paysession.api.session.RefundSessionCommand;
 import io.paysession.api.session.SessionCancelledEvent;
 import io.paysession.api.session.SessionId;
 import io.paysession.api.wire.WireFormat;
+import io.paysession.command.session.SessionLifecycle.Rule;
 import io.paysession.command.session.SessionLifecycle.Trigger;
 import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.eventsourcing.EventSourcingHandler;
@@ -25,6 +26,7 @@ import org.axonframework.modelling.command.EntityId;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
@@ -51,6 +53,11 @@ final class Payout extends Operation {
     @Override
     String operationId() {
         return payoutId.value();
+    }
+
+    @Override
+    List<Rule> rows() {
+        return SessionLifecycle.payoutRows();
     }
 
     void markReadyToConfirm(Clock clock, DeadlineManager deadlines, SessionTimeLimits limits) {

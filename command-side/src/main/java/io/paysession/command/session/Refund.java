@@ -88,7 +88,8 @@ final class Refund {
     void recordOutcomeUnknown(ErrorDetails reason, Clock clock, DeadlineManager deadlines, SessionTimeLimits limits) {
         require(RefundTrigger.OUTCOME_UNKNOWN);
         int queriesMade = queries;
-        apply(new RefundOutcomeUnknownEvent(sessionId, paymentId, refundId, reason, queriesMade, WireFormat.now(clock)));
+        apply(new RefundOutcomeUnknownEvent(sessionId, paymentId, refundId, reason, queriesMade,
+                WireFormat.now(clock)));
         deadlines.schedule(limits.outcomeQueryDelay(queriesMade), Session.REFUND_OUTCOME_QUERY,
                 new StageDeadline(refundId.value(), stage));
     }

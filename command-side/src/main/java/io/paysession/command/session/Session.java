@@ -266,7 +266,8 @@ public class Session {
 
     @DeadlineHandler(deadlineName = PAYER_ACTION_TIMEOUT)
     void onPayerActionTimeout(StageDeadline deadline, Clock clock) {
-        operationDue(deadline, Trigger.PAYER_ACTION_TIMEOUT).ifPresent(operation -> operation.payerActionTimedOut(clock));
+        operationDue(deadline, Trigger.PAYER_ACTION_TIMEOUT)
+                .ifPresent(operation -> operation.payerActionTimedOut(clock));
     }
 
     @DeadlineHandler(deadlineName = CAPTURE_TIMEOUT)
@@ -340,7 +341,7 @@ public class Session {
         }
     }
 
-    /** A stored event of the session itself that the table does not allow now means the stream and the table disagree. */
+    /** A stored session event the table does not allow now means the stream and the table disagree. */
     private void record(Trigger trigger) {
         if (!SessionLifecycle.next(sessionStatus(), operationState(), trigger).allowed()) {
             throw new IllegalStateException("The transition table does not allow " + trigger + " while the session "
