@@ -3,76 +3,40 @@ package io.paysession.command.session;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.error.PaymentsException;
-import io.paysession.api.money.Money;
-import io.paysession.api.partner.PartnerTerms;
-import io.paysession.api.session.AuthorizationOutcome;
 import io.paysession.api.session.CancelSessionCommand;
 import io.paysession.api.session.CaptureSessionCommand;
 import io.paysession.api.session.ConfirmSessionCommand;
 import io.paysession.api.session.CreateSessionCommand;
-import io.paysession.api.session.FasterPaymentMethod;
 import io.paysession.api.session.InitPaymentCommand;
-import io.paysession.api.session.MarkPaymentReadyToConfirmCommand;
-import io.paysession.api.session.OperationState;
-import io.paysession.api.session.PaymentActionRequiredEvent;
-import io.paysession.api.session.PaymentAuthorizedEvent;
-import io.paysession.api.session.PaymentCaptureOutcomeUnknownEvent;
-import io.paysession.api.session.PaymentCaptureQueryRequestedEvent;
-import io.paysession.api.session.PaymentCaptureRequestedEvent;
-import io.paysession.api.session.PaymentConfirmedEvent;
-import io.paysession.api.session.PaymentData;
-import io.paysession.api.session.PaymentFailedEvent;
-import io.paysession.api.session.PaymentHoldReleasedEvent;
-import io.paysession.api.session.PaymentId;
-import io.paysession.api.session.PaymentMethod;
-import io.paysession.api.session.PaymentOutcomeQueryRequestedEvent;
-import io.paysession.api.session.PaymentOutcomeUnknownEvent;
-import io.paysession.api.session.PaymentReadyToConfirmEvent;
-import io.paysession.api.session.PaymentStartedEvent;
-import io.paysession.api.session.PaymentSucceededEvent;
 import io.paysession.api.session.InitPayoutCommand;
+import io.paysession.api.session.MarkPaymentReadyToConfirmCommand;
 import io.paysession.api.session.MarkPayoutReadyToConfirmCommand;
+import io.paysession.api.session.OperationState;
+import io.paysession.api.session.PaymentData;
+import io.paysession.api.session.PaymentId;
+import io.paysession.api.session.PaymentStartedEvent;
 import io.paysession.api.session.PayoutConfirmedEvent;
 import io.paysession.api.session.PayoutData;
-import io.paysession.api.session.PayoutFailedEvent;
 import io.paysession.api.session.PayoutId;
 import io.paysession.api.session.PayoutMethod;
-import io.paysession.api.session.PayoutOutcomeQueryRequestedEvent;
-import io.paysession.api.session.PayoutOutcomeUnknownEvent;
-import io.paysession.api.session.PayoutReadyToConfirmEvent;
 import io.paysession.api.session.PayoutStartedEvent;
-import io.paysession.api.session.PayoutSucceededEvent;
-import io.paysession.api.session.RecordPayoutOutcomeCommand;
-import io.paysession.api.session.RefusePayoutCommand;
-import io.paysession.api.session.StartPayoutCommand;
-import io.paysession.api.session.QrAppMethod;
-import io.paysession.api.session.RailOrder;
-import io.paysession.api.session.RecordPaymentAuthorizationCommand;
 import io.paysession.api.session.RecordCaptureOutcomeUnknownCommand;
+import io.paysession.api.session.RecordPaymentAuthorizationCommand;
 import io.paysession.api.session.RecordPaymentCaptureCommand;
-import io.paysession.api.session.RecordRefundOutcomeUnknownCommand;
+import io.paysession.api.session.RecordPayoutOutcomeCommand;
 import io.paysession.api.session.RecordRefundOutcomeCommand;
-import io.paysession.api.session.RecurrentTokenGrantedEvent;
-import io.paysession.api.session.RefundAcceptedEvent;
-import io.paysession.api.session.RefundDeclinedEvent;
+import io.paysession.api.session.RecordRefundOutcomeUnknownCommand;
 import io.paysession.api.session.RefundId;
-import io.paysession.api.session.RefundOutcomeQueryRequestedEvent;
-import io.paysession.api.session.RefundOutcomeUnknownEvent;
-import io.paysession.api.session.RefundRequestedEvent;
-import io.paysession.api.session.RefundState;
 import io.paysession.api.session.RefundSessionCommand;
-import io.paysession.api.session.SessionLimits;
 import io.paysession.api.session.RefusePaymentCommand;
+import io.paysession.api.session.RefusePayoutCommand;
 import io.paysession.api.session.SessionCancelledEvent;
 import io.paysession.api.session.SessionCreatedEvent;
 import io.paysession.api.session.SessionId;
 import io.paysession.api.session.SessionStatus;
 import io.paysession.api.session.StartPaymentCommand;
-import io.paysession.api.session.TransactionInfo;
+import io.paysession.api.session.StartPayoutCommand;
 import io.paysession.api.wire.WireFormat;
-import io.paysession.command.recurrent.RecurrentTokenNames;
-import io.paysession.command.session.SessionLifecycle.Allowed;
-import io.paysession.command.session.SessionLifecycle.RefundTrigger;
 import io.paysession.command.session.SessionLifecycle.Refused;
 import io.paysession.command.session.SessionLifecycle.Trigger;
 import org.axonframework.commandhandling.CommandHandler;
@@ -80,23 +44,33 @@ import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.deadline.annotation.DeadlineHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateIdentifier;
+import org.axonframework.modelling.command.AggregateMember;
+import org.axonframework.modelling.command.ForwardMatchingInstances;
 import org.axonframework.spring.stereotype.Aggregate;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 /**
- * A payment session: the consistency boundary of its operation, a payment (with its refunds) or a payout. It keeps only
- * what its decisions need, does no I/O, and takes time from the injected clock. Which command is allowed
- * when, and which state follows, is decided by {@link SessionLifecycle}: the event sourcing handlers apply the
- * state its tables answer for the trigger their event records.
- * Time limits are persistent deadlines carrying the stage they guard ({@link StageDeadline}).
+ * A payment session: the consistency boundary of its operations. Each operation is an aggregate member with its
+ * own state: a {@link Payment} (holding its {@link Refund}s) or a {@link Payout}, reached by the id its commands and
+ * events carry. The session itself keeps its project, its drafts and whether it was cancelled before any operation
+ * started; it hands the commands that name no operation (confirm, cancel, capture, refund) and its deadlines to the
+ * operation under way ({@link Operation}). Today a session holds one operation at most (the table starts one only
+ * in a session without one). It does no I/O and takes time from the injected clock. Which command is allowed when,
+ * and which state follows, is decided by {@link SessionLifecycle}: the event sourcing handlers apply the state its
+ * tables answer for the trigger their event records.
+ * <p>
+ * Time limits are persistent deadlines carrying the operation and the stage they guard ({@link StageDeadline}).
+ * Their handlers stay here, on the root, and find the operation by the deadline's id: Axon delivers a deadline to
+ * the members only through their event forwarding, and a deadline names no payment or payout property.
+ * Commands that name an operation are handled here too and handed to it, so that an unknown id is refused with
+ * {@code session_wrong_state} as before (a member's own command handler would fail with Axon's "no entity").
  */
 @Aggregate
 public class Session {
@@ -111,27 +85,18 @@ public class Session {
     @AggregateIdentifier
     private SessionId sessionId;
     private String project;
+    /** Cancelled before any operation started; once one has, the session's status follows it. */
     private boolean cancelled;
     private PaymentData draft;
     private PayoutData payoutDraft;
-    private PaymentId paymentId;
-    private PayoutId payoutId;
-    private PayoutData payout;
-    private OperationState operationState;
-    private int stage;
-    private RailOrder order;
-    private PartnerTerms terms;
-    private boolean grantsRecurrentToken;
-    private int outcomeQueries;
-    private int captureQueries;
-    private Money captured;
-    private Money refunded;
-    /** Every refund requested, with its state (from the refund table) and its amount. */
-    private final Map<RefundId, RefundState> refunds = new HashMap<>();
-    private final Map<RefundId, Money> refundAmounts = new HashMap<>();
-    /** Per refund whose answer was lost: how often the rail was asked, and the stage its query deadline guards. */
-    private final Map<RefundId, Integer> refundQueries = new HashMap<>();
-    private final Map<RefundId, Integer> refundStages = new HashMap<>();
+    /** The session's payments; each event reaches the payment whose {@code paymentId} it carries. */
+    @AggregateMember(eventForwardingMode = ForwardMatchingInstances.class)
+    private final Map<PaymentId, Payment> payments = new HashMap<>();
+    /** The session's payouts; each event reaches the payout whose {@code payoutId} it carries. */
+    @AggregateMember(eventForwardingMode = ForwardMatchingInstances.class)
+    private final Map<PayoutId, Payout> payouts = new HashMap<>();
+    /** The operation under way, one of the above: the one the commands that name no operation concern. */
+    private Operation current;
 
     protected Session() {
         // for Axon: rebuilt from events
@@ -202,319 +167,185 @@ public class Session {
     @CommandHandler
     public void handle(MarkPayoutReadyToConfirmCommand command, Clock clock, DeadlineManager deadlines,
                        SessionTimeLimits limits) {
-        requirePayout(command.payoutId());
-        advance(Trigger.PRECHECK_PASSED);
-        apply(new PayoutReadyToConfirmEvent(sessionId, payoutId, WireFormat.now(clock)));
-        schedule(deadlines, CONFIRM_TIMEOUT, limits.confirm());
+        payout(command.payoutId()).markReadyToConfirm(clock, deadlines, limits);
     }
 
     @CommandHandler
     public void handle(RefusePayoutCommand command, Clock clock) {
-        requirePayout(command.payoutId());
-        advance(Trigger.PRECHECK_REFUSED);
-        failPayout(command.reason(), clock);
+        payout(command.payoutId()).refuse(command.reason(), clock);
     }
 
     @CommandHandler
     public void handle(RecordPayoutOutcomeCommand command, Clock clock, DeadlineManager deadlines,
                        SessionTimeLimits limits) {
-        requirePayout(command.payoutId());
-        Instant now = WireFormat.now(clock);
-        AuthorizationOutcome outcome = command.outcome();
-        if (outcome instanceof AuthorizationOutcome.Approved approved) {
-            advance(Trigger.APPROVED);
-            apply(new PayoutSucceededEvent(sessionId, payoutId, approved.transactionInfo(), now));
-        } else if (outcome instanceof AuthorizationOutcome.Declined declined) {
-            advance(Trigger.DECLINED);
-            failPayout(declined.reason(), clock);
-        } else if (outcome instanceof AuthorizationOutcome.Unknown unknown) {
-            advance(Trigger.OUTCOME_UNKNOWN);
-            apply(new PayoutOutcomeUnknownEvent(sessionId, payoutId, unknown.reason(), outcomeQueries, now));
-            schedule(deadlines, OUTCOME_QUERY, limits.outcomeQueryDelay(outcomeQueries));
-        } else {
-            throw PaymentsException.wrongState("A payout cannot be " + outcome.getClass().getSimpleName());
-        }
+        payout(command.payoutId()).recordOutcome(command.outcome(), clock, deadlines, limits);
     }
 
     @CommandHandler
     public void handle(MarkPaymentReadyToConfirmCommand command, Clock clock, DeadlineManager deadlines,
                        SessionTimeLimits limits) {
-        requirePayment(command.paymentId());
-        advance(Trigger.PRECHECK_PASSED);
-        apply(new PaymentReadyToConfirmEvent(sessionId, paymentId, WireFormat.now(clock)));
-        schedule(deadlines, CONFIRM_TIMEOUT, limits.confirmWindow(order.method()));
+        payment(command.paymentId()).markReadyToConfirm(clock, deadlines, limits);
     }
 
     @CommandHandler
     public void handle(RefusePaymentCommand command, Clock clock) {
-        requirePayment(command.paymentId());
-        advance(Trigger.PRECHECK_REFUSED);
-        fail(command.reason(), clock);
+        payment(command.paymentId()).refuse(command.reason(), clock);
     }
 
     @CommandHandler
     public void handle(ConfirmSessionCommand command, Clock clock) {
         requireProject(command.project());
-        advance(Trigger.CONFIRM);
-        if (payoutId != null) {
-            apply(new PayoutConfirmedEvent(sessionId, payoutId, payout, WireFormat.now(clock)));
-        } else {
-            apply(new PaymentConfirmedEvent(sessionId, paymentId, order, WireFormat.now(clock)));
-        }
+        operation(Trigger.CONFIRM).confirm(clock);
     }
 
     @CommandHandler
     public void handle(CancelSessionCommand command, Clock clock) {
         requireProject(command.project());
         advance(Trigger.CANCEL);
-        cancel(ErrorDetails.of(ErrorCode.SESSION_CANCELLED_BY_PARTNER, CANCELLED_BY_PARTNER), clock);
+        ErrorDetails reason = ErrorDetails.of(ErrorCode.SESSION_CANCELLED_BY_PARTNER, CANCELLED_BY_PARTNER);
+        if (current == null) {
+            apply(new SessionCancelledEvent(sessionId, reason, WireFormat.now(clock)));
+        } else {
+            current.cancel(reason, clock);
+        }
     }
 
     @CommandHandler
     public void handle(RecordPaymentAuthorizationCommand command, Clock clock, DeadlineManager deadlines,
                        SessionTimeLimits limits) {
-        requirePayment(command.paymentId());
-        AuthorizationOutcome outcome = command.outcome();
-        Instant now = WireFormat.now(clock);
-        if (outcome instanceof AuthorizationOutcome.Approved approved) {
-            advance(Trigger.APPROVED);
-            succeed(approved.transactionInfo(), order.amount(), now);
-        } else if (outcome instanceof AuthorizationOutcome.Held held) {
-            advance(Trigger.HELD);
-            apply(new PaymentAuthorizedEvent(sessionId, paymentId, held.transactionInfo(), now));
-            schedule(deadlines, CAPTURE_TIMEOUT, limits.capture());
-        } else if (outcome instanceof AuthorizationOutcome.Declined declined) {
-            advance(Trigger.DECLINED);
-            fail(declined.reason(), clock);
-        } else if (outcome instanceof AuthorizationOutcome.PayerActionRequired action) {
-            advance(Trigger.PAYER_ACTION_REQUIRED);
-            apply(new PaymentActionRequiredEvent(sessionId, paymentId, action.interaction(), now));
-            schedule(deadlines, PAYER_ACTION_TIMEOUT, limits.payerActionWindow(order.method()));
-        } else if (outcome instanceof AuthorizationOutcome.Unknown unknown) {
-            advance(Trigger.OUTCOME_UNKNOWN);
-            apply(new PaymentOutcomeUnknownEvent(sessionId, paymentId, unknown.reason(), outcomeQueries, now));
-            schedule(deadlines, OUTCOME_QUERY, limits.outcomeQueryDelay(outcomeQueries));
-        }
+        payment(command.paymentId()).recordAuthorization(command.outcome(), clock, deadlines, limits);
     }
 
     @CommandHandler
     public void handle(CaptureSessionCommand command, Clock clock) {
         requireProject(command.project());
-        requireNoPayout("captured");
-        advance(Trigger.CAPTURE);
-        Money amount = command.amount() == null ? order.amount() : command.amount();
-        requireSameCurrency(amount, "amount_details.currency");
-        if (amount.minorUnits() == 0) {
-            throw PaymentsException.invalidRequest("amount_details.amount must be greater than zero");
-        }
-        if (amount.minorUnits() > order.amount().minorUnits()) {
-            throw new PaymentsException(ErrorCode.CAPTURE_AMOUNT_TOO_LARGE,
-                    "The capture of " + amount + " is more than the hold of " + order.amount());
-        }
-        apply(new PaymentCaptureRequestedEvent(sessionId, paymentId, order, amount, WireFormat.now(clock)));
+        operation(Trigger.CAPTURE).capture(command.amount(), clock);
     }
 
     @CommandHandler
     public void handle(RecordPaymentCaptureCommand command, Clock clock) {
-        requirePayment(command.paymentId());
-        advance(Trigger.CAPTURE_COMPLETED);
-        succeed(command.transactionInfo(), captured, WireFormat.now(clock));
+        payment(command.paymentId()).recordCapture(command.transactionInfo(), clock);
     }
 
-    /**
-     * The rail's answer to the capture was lost: the capture may have happened, so it is never sent again; the
-     * rail is asked about it when the deadline falls due (doubling, capped, as for authorizations).
-     */
     @CommandHandler
     public void handle(RecordCaptureOutcomeUnknownCommand command, Clock clock, DeadlineManager deadlines,
                        SessionTimeLimits limits) {
-        requirePayment(command.paymentId());
-        advance(Trigger.CAPTURE_OUTCOME_UNKNOWN);
-        apply(new PaymentCaptureOutcomeUnknownEvent(sessionId, paymentId, command.reason(), captureQueries,
-                WireFormat.now(clock)));
-        schedule(deadlines, OUTCOME_QUERY, limits.outcomeQueryDelay(captureQueries));
+        payment(command.paymentId()).recordCaptureOutcomeUnknown(command.reason(), clock, deadlines, limits);
     }
 
     @CommandHandler
     public void handle(RefundSessionCommand command, Clock clock) {
         requireProject(command.project());
-        requireNoPayout("refunded");
-        advance(Trigger.REFUND);
-        if (!allowsRefund(command.refundId(), RefundTrigger.REQUEST)) {
-            throw PaymentsException.wrongState("The refund " + command.refundId() + " exists already");
-        }
-        if (refunds.size() >= SessionLimits.MAX_REFUNDS_PER_PAYMENT) {
-            throw new PaymentsException(ErrorCode.REFUND_LIMIT_EXCEEDED, "A payment takes at most "
-                    + SessionLimits.MAX_REFUNDS_PER_PAYMENT + " refunds, and this one has had them");
-        }
-        Money left = captured.minus(refunded).minus(inFlight());
-        Money amount = command.amount() == null ? left : command.amount();
-        requireSameCurrency(amount, "amount_details.currency");
-        if (amount.minorUnits() == 0 || amount.minorUnits() > left.minorUnits()) {
-            throw new PaymentsException(ErrorCode.REFUND_AMOUNT_TOO_LARGE,
-                    "The refund of " + amount + " is more than the " + left + " left to refund");
-        }
-        apply(new RefundRequestedEvent(sessionId, paymentId, command.refundId(), order, amount, command.metadata(),
-                WireFormat.now(clock)));
+        operation(Trigger.REFUND).refund(command, clock);
     }
 
     @CommandHandler
     public void handle(RecordRefundOutcomeCommand command, Clock clock) {
-        requireRefundAllows(command.refundId(), command.accepted() ? RefundTrigger.ACCEPTED : RefundTrigger.DECLINED);
-        Instant now = WireFormat.now(clock);
-        if (command.accepted()) {
-            apply(new RefundAcceptedEvent(sessionId, paymentId, command.refundId(), now));
-        } else {
-            apply(new RefundDeclinedEvent(sessionId, paymentId, command.refundId(), command.declineReason(), now));
-        }
+        refund(command.refundId()).orElseThrow(() -> Refund.notInProgress(command.refundId()))
+                .recordOutcome(command, clock);
     }
 
-    /**
-     * The rail's answer to a refund was lost: the refund may have been paid, so it stays in progress (and its
-     * amount counts against what is left to refund) and the rail is asked about it when the deadline falls due.
-     */
     @CommandHandler
     public void handle(RecordRefundOutcomeUnknownCommand command, Clock clock, DeadlineManager deadlines,
                        SessionTimeLimits limits) {
-        RefundId refundId = command.refundId();
-        requireRefundAllows(refundId, RefundTrigger.OUTCOME_UNKNOWN);
-        int queries = refundQueries.getOrDefault(refundId, 0);
-        apply(new RefundOutcomeUnknownEvent(sessionId, paymentId, refundId, command.reason(), queries,
-                WireFormat.now(clock)));
-        deadlines.schedule(limits.outcomeQueryDelay(queries), REFUND_OUTCOME_QUERY,
-                new StageDeadline(refundId.value(), refundStages.get(refundId)));
+        refund(command.refundId()).orElseThrow(() -> Refund.notInProgress(command.refundId()))
+                .recordOutcomeUnknown(command.reason(), clock, deadlines, limits);
     }
 
+    /** The deadline names the refund it was set for; a refund the session does not hold has nothing to query. */
     @DeadlineHandler(deadlineName = REFUND_OUTCOME_QUERY)
     void onRefundOutcomeQueryDue(StageDeadline deadline, Clock clock) {
-        RefundId refundId = RefundId.of(deadline.operationId());
-        if (allowsRefund(refundId, RefundTrigger.OUTCOME_QUERY_DUE)
-                && refundStages.getOrDefault(refundId, 0) == deadline.stage()) {
-            apply(new RefundOutcomeQueryRequestedEvent(sessionId, paymentId, refundId, order,
-                    refundAmounts.get(refundId), refundQueries.getOrDefault(refundId, 0) + 1, WireFormat.now(clock)));
-        }
+        refund(RefundId.of(deadline.operationId())).ifPresent(refund -> refund.queryDue(deadline, clock));
     }
 
     @DeadlineHandler(deadlineName = CONFIRM_TIMEOUT)
     void onConfirmTimeout(StageDeadline deadline, Clock clock) {
-        if (isCurrent(deadline) && allows(Trigger.CONFIRM_TIMEOUT)) {
-            cancel(ErrorDetails.of(ErrorCode.CONFIRM_TIMEOUT, "The partner did not confirm in time"), clock);
-        }
+        operationDue(deadline, Trigger.CONFIRM_TIMEOUT).ifPresent(operation -> operation.cancel(
+                ErrorDetails.of(ErrorCode.CONFIRM_TIMEOUT, "The partner did not confirm in time"), clock));
     }
 
     @DeadlineHandler(deadlineName = PAYER_ACTION_TIMEOUT)
     void onPayerActionTimeout(StageDeadline deadline, Clock clock) {
-        if (isCurrent(deadline) && allows(Trigger.PAYER_ACTION_TIMEOUT)) {
-            PaymentMethod method = order.method();
-            fail(method instanceof QrAppMethod || method instanceof FasterPaymentMethod
-                    ? ErrorDetails.of(ErrorCode.QR_EXPIRED, "The payment QR code expired")
-                    : ErrorDetails.of(ErrorCode.ACTION_TIMEOUT, "The payer did not act in time"), clock);
-        }
+        operationDue(deadline, Trigger.PAYER_ACTION_TIMEOUT)
+                .ifPresent(operation -> operation.payerActionTimedOut(clock));
     }
 
     @DeadlineHandler(deadlineName = CAPTURE_TIMEOUT)
     void onCaptureTimeout(StageDeadline deadline, Clock clock) {
-        if (isCurrent(deadline) && allows(Trigger.CAPTURE_TIMEOUT)) {
-            cancel(ErrorDetails.of(ErrorCode.CAPTURE_TIMEOUT, "The partner did not capture in time; the hold is released"),
-                    clock);
-        }
+        operationDue(deadline, Trigger.CAPTURE_TIMEOUT).ifPresent(operation -> operation.cancel(
+                ErrorDetails.of(ErrorCode.CAPTURE_TIMEOUT, "The partner did not capture in time; the hold is released"),
+                clock));
     }
 
     @DeadlineHandler(deadlineName = OUTCOME_QUERY)
     void onOutcomeQueryDue(StageDeadline deadline, Clock clock) {
-        if (isCurrent(deadline) && allows(Trigger.OUTCOME_QUERY_DUE)) {
-            if (operationState == OperationState.CAPTURING) {
-                apply(new PaymentCaptureQueryRequestedEvent(sessionId, paymentId, order, captured, captureQueries + 1,
-                        WireFormat.now(clock)));
-            } else if (payoutId != null) {
-                apply(new PayoutOutcomeQueryRequestedEvent(sessionId, payoutId, payout, outcomeQueries + 1,
-                        WireFormat.now(clock)));
-            } else {
-                apply(new PaymentOutcomeQueryRequestedEvent(sessionId, paymentId, order, outcomeQueries + 1,
-                        WireFormat.now(clock)));
-            }
-        }
+        operationDue(deadline, Trigger.OUTCOME_QUERY_DUE).ifPresent(operation -> operation.queryDue(clock));
     }
 
     /**
-     * The payment is paid. A payment that asked for a recurrent token grants it first (a random name, kept in
-     * the event, so a replay names it the same); a binding charges nothing and costs no fee; the
-     * payer-account token is shown only to partners for whom it is enabled.
+     * The operation a deadline acts on: the one under way, if the deadline was set for it in its current stage and
+     * the table allows {@code trigger} now; otherwise the deadline is stale and does nothing.
      */
-    private void succeed(TransactionInfo info, Money amount, Instant now) {
-        PaymentMethod method = order.method();
-        if (grantsRecurrentToken) {
-            apply(new RecurrentTokenGrantedEvent(sessionId, paymentId, RecurrentTokenNames.newToken(), project, method,
-                    now));
+    private Optional<Operation> operationDue(StageDeadline deadline, Trigger trigger) {
+        return Optional.ofNullable(current)
+                .filter(operation -> operation.isCurrent(deadline) && operation.allows(trigger));
+    }
+
+    /**
+     * The operation under way, for a command that names none; a session without one refuses {@code trigger} as the
+     * table says (no row lets these triggers act on no operation).
+     */
+    private Operation operation(Trigger trigger) {
+        if (current == null) {
+            advance(trigger);
+            throw new IllegalStateException("the transition table lets " + trigger + " act on no operation");
         }
-        Money charged = method.charges() ? amount : new Money(0, amount.currency());
-        Money fee = terms.feeFor(charged);
-        TransactionInfo shown = info == null ? null : info.shownUnder(terms);
-        apply(new PaymentSucceededEvent(sessionId, paymentId, shown, charged, fee, now));
+        return current;
     }
 
-    private void fail(ErrorDetails reason, Clock clock) {
-        ErrorDetails sessionError = ErrorDetails.of(ErrorCode.SESSION_CANCELLED,
-                "The session was cancelled because its payment failed: " + reason.code().code());
-        apply(new PaymentFailedEvent(sessionId, paymentId, reason, sessionError, WireFormat.now(clock)));
-    }
-
-    private void failPayout(ErrorDetails reason, Clock clock) {
-        ErrorDetails sessionError = ErrorDetails.of(ErrorCode.SESSION_CANCELLED,
-                "The session was cancelled because its payout failed: " + reason.code().code());
-        apply(new PayoutFailedEvent(sessionId, payoutId, reason, sessionError, WireFormat.now(clock)));
-    }
-
-    /** A held payment gives its hold back first: the rail is told by the process. */
-    private void cancel(ErrorDetails reason, Clock clock) {
-        Instant now = WireFormat.now(clock);
-        if (operationState == OperationState.AWAITING_CAPTURE) {
-            apply(new PaymentHoldReleasedEvent(sessionId, paymentId, order, now));
+    private Payment payment(PaymentId reported) {
+        Payment payment = payments.get(reported);
+        if (payment == null) {
+            throw PaymentsException.wrongState("The session has no payment " + reported);
         }
-        apply(new SessionCancelledEvent(sessionId, reason, now));
+        return payment;
     }
 
-    private void schedule(DeadlineManager deadlines, String name, Duration after) {
-        deadlines.schedule(after, name, new StageDeadline(operationId(), stage));
+    private Payout payout(PayoutId reported) {
+        Payout payout = payouts.get(reported);
+        if (payout == null) {
+            throw PaymentsException.wrongState("The session has no payout " + reported);
+        }
+        return payout;
     }
 
-    private boolean isCurrent(StageDeadline deadline) {
-        String current = operationId();
-        return current != null && current.equals(deadline.operationId()) && stage == deadline.stage();
-    }
-
-    private String operationId() {
-        return paymentId != null ? paymentId.value() : payoutId != null ? payoutId.value() : null;
+    private Optional<Refund> refund(RefundId refundId) {
+        return payments.values().stream().flatMap(payment -> payment.refund(refundId).stream()).findFirst();
     }
 
     private SessionStatus sessionStatus() {
-        if (operationState == null) {
+        if (current == null) {
             return cancelled ? SessionStatus.CANCELLED : SessionStatus.CREATED;
         }
-        return switch (operationState) {
-            case SUCCEEDED -> SessionStatus.ACCEPTED;
-            case FAILED -> SessionStatus.CANCELLED;
-            default -> SessionStatus.IN_PROGRESS;
-        };
+        return current.sessionStatus();
     }
 
-    private boolean allows(Trigger trigger) {
-        return SessionLifecycle.next(sessionStatus(), operationState, trigger).allowed();
+    private OperationState operationState() {
+        return current == null ? SessionLifecycle.NONE : current.state();
     }
 
+    /** Refuses, with the table's description, a command whose trigger the table does not allow now. */
     private void advance(Trigger trigger) {
-        if (SessionLifecycle.next(sessionStatus(), operationState, trigger) instanceof Refused refused) {
+        if (SessionLifecycle.next(sessionStatus(), operationState(), trigger) instanceof Refused refused) {
             throw PaymentsException.wrongState(refused.description());
         }
     }
 
-    private boolean allowsRefund(RefundId refundId, RefundTrigger trigger) {
-        return SessionLifecycle.next(refunds.get(refundId), trigger).isPresent();
-    }
-
-    private void requireRefundAllows(RefundId refundId, RefundTrigger trigger) {
-        if (!allowsRefund(refundId, trigger)) {
-            throw PaymentsException.wrongState("The refund " + refundId + " is not in progress");
+    /** A stored session event the table does not allow now means the stream and the table disagree. */
+    private void record(Trigger trigger) {
+        if (!SessionLifecycle.next(sessionStatus(), operationState(), trigger).allowed()) {
+            throw new IllegalStateException("The transition table does not allow " + trigger + " while the session "
+                    + sessionId + " is " + sessionStatus() + " and its operation " + operationState());
         }
     }
 
@@ -522,37 +353,6 @@ public class Session {
         if (!project.equals(requester)) {
             throw new PaymentsException(ErrorCode.AUTHORIZATION_ERROR, "The session belongs to another project");
         }
-    }
-
-    private void requirePayout(PayoutId reported) {
-        if (payoutId == null || !payoutId.equals(reported)) {
-            throw PaymentsException.wrongState("The session has no payout " + reported);
-        }
-    }
-
-    private void requireNoPayout(String what) {
-        if (payoutId != null) {
-            throw PaymentsException.wrongState("A payout cannot be " + what);
-        }
-    }
-
-    private void requirePayment(PaymentId reported) {
-        if (paymentId == null || !paymentId.equals(reported)) {
-            throw PaymentsException.wrongState("The session has no payment " + reported);
-        }
-    }
-
-    private void requireSameCurrency(Money amount, String field) {
-        if (!amount.sameCurrencyAs(order.amount())) {
-            throw PaymentsException.invalidRequest(field + " must be the payment's currency, "
-                    + order.amount().currencyCode());
-        }
-    }
-
-    private Money inFlight() {
-        return refunds.entrySet().stream().filter(refund -> refund.getValue() == RefundState.IN_PROGRESS)
-                .map(refund -> refundAmounts.get(refund.getKey()))
-                .reduce(Money::plus).orElse(new Money(0, captured.currency()));
     }
 
     @EventSourcingHandler
@@ -563,176 +363,34 @@ public class Session {
         payoutDraft = event.payoutDraft() == null ? PayoutData.EMPTY : event.payoutDraft();
     }
 
-    @EventSourcingHandler
-    void on(PayoutStartedEvent event) {
-        payoutId = event.payoutId();
-        payout = event.payout();
-        payoutDraft = PayoutData.EMPTY;
-        record(Trigger.START_PAYOUT);
-    }
-
-    @EventSourcingHandler
-    void on(PayoutReadyToConfirmEvent event) {
-        record(Trigger.PRECHECK_PASSED);
-    }
-
-    @EventSourcingHandler
-    void on(PayoutConfirmedEvent event) {
-        record(Trigger.CONFIRM, Trigger.CONFIRM_AUTOMATICALLY);
-    }
-
-    @EventSourcingHandler
-    void on(PayoutOutcomeUnknownEvent event) {
-        record(Trigger.OUTCOME_UNKNOWN);
-    }
-
-    @EventSourcingHandler
-    void on(PayoutOutcomeQueryRequestedEvent event) {
-        outcomeQueries = event.query();
-        record(Trigger.OUTCOME_QUERY_DUE);
-    }
-
-    @EventSourcingHandler
-    void on(PayoutSucceededEvent event) {
-        record(Trigger.APPROVED);
-    }
-
-    @EventSourcingHandler
-    void on(PayoutFailedEvent event) {
-        record(Trigger.PRECHECK_REFUSED, Trigger.DECLINED);
-    }
-
+    /** The payment is created here, in the state the table starts it in; Axon then forwards the event to it too. */
     @EventSourcingHandler
     void on(PaymentStartedEvent event) {
-        paymentId = event.paymentId();
-        terms = event.terms();
-        order = event.payment().railOrder(terms);
-        grantsRecurrentToken = event.payment().grantsRecurrentToken();
-        draft = PaymentData.EMPTY;
         record(Trigger.START_PAYMENT);
+        Payment payment = new Payment(sessionId, project, event);
+        payments.put(event.paymentId(), payment);
+        current = payment;
+        draft = PaymentData.EMPTY;
     }
 
+    /** The payout is created here, in the state the table starts it in; Axon then forwards the event to it too. */
     @EventSourcingHandler
-    void on(PaymentReadyToConfirmEvent event) {
-        record(Trigger.PRECHECK_PASSED);
+    void on(PayoutStartedEvent event) {
+        record(Trigger.START_PAYOUT);
+        Payout payout = new Payout(sessionId, event);
+        payouts.put(event.payoutId(), payout);
+        current = payout;
+        payoutDraft = PayoutData.EMPTY;
     }
 
-    @EventSourcingHandler
-    void on(PaymentConfirmedEvent event) {
-        record(Trigger.CONFIRM);
-    }
-
-    @EventSourcingHandler
-    void on(PaymentActionRequiredEvent event) {
-        record(Trigger.PAYER_ACTION_REQUIRED);
-    }
-
-    @EventSourcingHandler
-    void on(PaymentOutcomeUnknownEvent event) {
-        record(Trigger.OUTCOME_UNKNOWN);
-    }
-
-    @EventSourcingHandler
-    void on(PaymentOutcomeQueryRequestedEvent event) {
-        outcomeQueries = event.query();
-        record(Trigger.OUTCOME_QUERY_DUE);
-    }
-
-    @EventSourcingHandler
-    void on(PaymentAuthorizedEvent event) {
-        record(Trigger.HELD);
-    }
-
-    @EventSourcingHandler
-    void on(PaymentCaptureRequestedEvent event) {
-        captured = event.captureAmount();
-        record(Trigger.CAPTURE);
-    }
-
-    @EventSourcingHandler
-    void on(PaymentCaptureOutcomeUnknownEvent event) {
-        record(Trigger.CAPTURE_OUTCOME_UNKNOWN);
-    }
-
-    @EventSourcingHandler
-    void on(PaymentCaptureQueryRequestedEvent event) {
-        captureQueries = event.query();
-        record(Trigger.OUTCOME_QUERY_DUE);
-    }
-
-    @EventSourcingHandler
-    void on(PaymentSucceededEvent event) {
-        captured = event.capturedAmount();
-        refunded = new Money(0, captured.currency());
-        record(Trigger.APPROVED, Trigger.CAPTURE_COMPLETED);
-    }
-
-    @EventSourcingHandler
-    void on(PaymentFailedEvent event) {
-        record(Trigger.PRECHECK_REFUSED, Trigger.DECLINED, Trigger.PAYER_ACTION_TIMEOUT);
-    }
-
+    /** The session's own event: the operation under way, if any, ends as the table says. */
     @EventSourcingHandler
     void on(SessionCancelledEvent event) {
-        record(Trigger.CANCEL, Trigger.CONFIRM_TIMEOUT, Trigger.CAPTURE_TIMEOUT);
-        cancelled = true;
-    }
-
-    @EventSourcingHandler
-    void on(RefundRequestedEvent event) {
-        recordRefund(event.refundId(), RefundTrigger.REQUEST);
-        refundAmounts.put(event.refundId(), event.amount());
-    }
-
-    @EventSourcingHandler
-    void on(RefundOutcomeUnknownEvent event) {
-        recordRefund(event.refundId(), RefundTrigger.OUTCOME_UNKNOWN);
-        refundStages.merge(event.refundId(), 1, Integer::sum);
-    }
-
-    @EventSourcingHandler
-    void on(RefundOutcomeQueryRequestedEvent event) {
-        recordRefund(event.refundId(), RefundTrigger.OUTCOME_QUERY_DUE);
-        refundQueries.put(event.refundId(), event.query());
-    }
-
-    @EventSourcingHandler
-    void on(RefundAcceptedEvent event) {
-        recordRefund(event.refundId(), RefundTrigger.ACCEPTED);
-        refunded = refunded.plus(refundAmounts.get(event.refundId()));
-    }
-
-    @EventSourcingHandler
-    void on(RefundDeclinedEvent event) {
-        recordRefund(event.refundId(), RefundTrigger.DECLINED);
-    }
-
-    /**
-     * Applies what the transition table answers for the first of {@code triggers} (the triggers the event may
-     * record) that it allows now. Every transition into a state starts a new stage, except a query of the rail:
-     * deadlines of earlier stages no longer apply. A stored event the table allows by none of them means the
-     * stream and the table disagree: the session is not rebuilt into a state the table never allowed.
-     */
-    private void record(Trigger... triggers) {
-        SessionStatus status = sessionStatus();
-        for (Trigger trigger : triggers) {
-            if (SessionLifecycle.next(status, operationState, trigger) instanceof Allowed allowed) {
-                if (allowed.to() != SessionLifecycle.NONE && !trigger.keepsStage()) {
-                    operationState = allowed.to();
-                    stage++;
-                }
-                return;
-            }
+        if (current == null) {
+            record(Trigger.CANCEL);
+        } else {
+            current.record(Trigger.CANCEL, Trigger.CONFIRM_TIMEOUT, Trigger.CAPTURE_TIMEOUT);
         }
-        throw new IllegalStateException("The transition table allows none of " + Arrays.toString(triggers)
-                + " while the session " + sessionId + " is " + status + " and its operation " + operationState);
-    }
-
-    /** Applies what the refund table answers for {@code trigger}; as {@link #record}, a contradiction is an error. */
-    private void recordRefund(RefundId refundId, RefundTrigger trigger) {
-        RefundState to = SessionLifecycle.next(refunds.get(refundId), trigger)
-                .orElseThrow(() -> new IllegalStateException("The refund table does not allow " + trigger
-                        + " for the refund " + refundId + " in " + refunds.get(refundId)));
-        refunds.put(refundId, to);
+        cancelled = true;
     }
 }

@@ -4,8 +4,10 @@ import io.paysession.api.session.OperationState;
 import io.paysession.api.session.RefundState;
 import io.paysession.api.session.SessionStatus;
 
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import static io.paysession.api.session.OperationState.AWAITING_CAPTURE;
 import static io.paysession.api.session.OperationState.AWAITING_CONFIRMATION;
@@ -24,7 +26,9 @@ import static io.paysession.api.session.SessionStatus.CREATED;
  * one place that says what state follows: commands ask it whether their trigger is allowed (a trigger not listed for
  * the current state is refused with {@code session_wrong_state}), and the event sourcing handlers apply the state it
  * answers for the trigger their event records. The session's own status follows its payment (see
- * {@code SessionViewFold}); the only rows that look at it are those of a session without a payment.
+ * {@code SessionViewFold}); the only rows that look at it are those of a session without a payment. Each kind of
+ * operation takes only the rows that concern it ({@link #paymentRows()}, {@link #payoutRows()}); the rows from no
+ * operation are the session's own.
  */
 final class SessionLifecycle {
 
@@ -69,6 +73,13 @@ final class SessionLifecycle {
         /** Triggers only a payout meets: a payment's rows and tests of payments leave them out. */
         boolean isPayoutOnly() {
             return this == START_PAYOUT || this == CONFIRM_AUTOMATICALLY;
+        }
+
+        /** Triggers only a payment meets: a payout is never held, captured or refunded, nor waits for its payer. */
+        boolean isPaymentOnly() {
+            return this == START_PAYMENT || this == PAYER_ACTION_REQUIRED || this == PAYER_ACTION_TIMEOUT
+                    || this == HELD || this == CAPTURE || this == CAPTURE_COMPLETED || this == CAPTURE_OUTCOME_UNKNOWN
+                    || this == CAPTURE_TIMEOUT || this == REFUND;
         }
 
         /**
@@ -142,6 +153,27 @@ final class SessionLifecycle {
             rule(ANY,     SUCCEEDED,              Trigger.REFUND,                 SUCCEEDED)
     );
 
+    /** States only a payment reaches. */
+    private static final Set<OperationState> PAYMENT_ONLY_STATES =
+            EnumSet.of(AWAITING_PAYER_ACTION, AWAITING_CAPTURE, CAPTURING);
+
+    /**
+     * The rows that concern a payment under way ({@link Payment}): every row from a state of an operation, but the
+     * payout's own. The rows from no operation are the session's.
+     */
+    private static final List<Rule> PAYMENT_ROWS = TABLE.stream()
+            .filter(rule -> rule.from != NONE && !rule.trigger.isPayoutOnly())
+            .toList();
+
+    /**
+     * The rows that concern a payout under way ({@link Payout}): those of neither a payment's trigger nor a state
+     * only a payment reaches.
+     */
+    private static final List<Rule> PAYOUT_ROWS = TABLE.stream()
+            .filter(rule -> rule.from != NONE && !rule.trigger.isPaymentOnly()
+                    && !PAYMENT_ONLY_STATES.contains(rule.from) && !PAYMENT_ONLY_STATES.contains(rule.to))
+            .toList();
+
     /** What happens to a refund of a succeeded payment. Its request is allowed by the payment's row {@code REFUND}. */
     enum RefundTrigger {
         REQUEST("session/refund"),
@@ -190,7 +222,12 @@ final class SessionLifecycle {
      * state afterwards, or {@link Refused}.
      */
     static Transition next(SessionStatus session, OperationState operation, Trigger trigger) {
-        return TABLE.stream()
+        return next(TABLE, session, operation, trigger);
+    }
+
+    /** As {@link #next(SessionStatus, OperationState, Trigger)}, by {@code rows} only (an operation's rows). */
+    static Transition next(List<Rule> rows, SessionStatus session, OperationState operation, Trigger trigger) {
+        return rows.stream()
                 .filter(rule -> rule.trigger == trigger && rule.from == operation
                         && (rule.session == ANY || rule.session == session))
                 .<Transition>map(Allowed::new)
@@ -209,6 +246,16 @@ final class SessionLifecycle {
     /** The rows in the table's order, for tests that walk the table. */
     static List<Rule> rules() {
         return TABLE;
+    }
+
+    /** The rows that concern a payment under way. */
+    static List<Rule> paymentRows() {
+        return PAYMENT_ROWS;
+    }
+
+    /** The rows that concern a payout under way. */
+    static List<Rule> payoutRows() {
+        return PAYOUT_ROWS;
     }
 
     /** The rows of a refund's table, for tests that walk it. */
