@@ -45,6 +45,7 @@ import org.springframework.transaction.support.SimpleTransactionStatus;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import javax.sql.DataSource;
+import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -92,7 +93,9 @@ public final class Preload {
         void report(long sessions, long events, Duration elapsed);
     }
 
-    public record Result(long sessions, long events, Map<SessionMix.Kind, Long> kinds, Duration took) {
+    /** What was written; {@code partnerKeys}: each preload partner's private key (PEM), to sign as that partner. */
+    public record Result(long sessions, long events, Map<SessionMix.Kind, Long> kinds, Duration took,
+                         Map<String, String> partnerKeys) {
     }
 
     private final DataSource dataSource;
@@ -156,10 +159,13 @@ public final class Preload {
         SessionMix mix = new SessionMix(preloadPartners, vault, seed, ids);
         long[] events = {0};
         long[] highest = {-1};
+        Map<String, String> partnerKeys = new LinkedHashMap<>();
         transactions.executeWithoutResult(status -> {
             List<DomainEventMessage<?>> registered = new ArrayList<>();
             for (SessionMix.Partner partner : preloadPartners) {
-                registered.add(partnerRegistered(partner, first.minus(Duration.ofDays(1))));
+                KeyPair keys = newKeyPair();
+                partnerKeys.put(partner.project(), Pem.write(keys.getPrivate()));
+                registered.add(partnerRegistered(partner, Pem.writePublic(keys), first.minus(Duration.ofDays(1))));
             }
             highest[0] = append(registered);
             events[0] += registered.size();
@@ -184,18 +190,20 @@ public final class Preload {
             progress.report(done, events[0], Duration.ofNanos(System.nanoTime() - started));
         }
         transactions.executeWithoutResult(status -> finish(ids, highest[0]));
-        return new Result(sessions, events[0], kinds, Duration.ofNanos(System.nanoTime() - started));
+        return new Result(sessions, events[0], kinds, Duration.ofNanos(System.nanoTime() - started), partnerKeys);
     }
 
-    private DomainEventMessage<?> partnerRegistered(SessionMix.Partner partner, Instant at) {
-        String pem;
+    private static KeyPair newKeyPair() {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
             generator.initialize(2048);
-            pem = Pem.writePublic(generator.generateKeyPair());
+            return generator.generateKeyPair();
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private DomainEventMessage<?> partnerRegistered(SessionMix.Partner partner, String pem, Instant at) {
         PartnerId id = PartnerId.of(partner.project());
         PartnerSettings settings = new PartnerSettings(pem, "http://127.0.0.1:9/preload/" + partner.project(),
                 partner.terms().captureMode(), partner.terms().fees(), false);

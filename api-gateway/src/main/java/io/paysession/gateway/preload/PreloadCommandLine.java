@@ -32,6 +32,7 @@ import java.util.concurrent.Callable;
         footerHeading = "%n", footer = {
         "Database: PAYMENTS_DB_URL, PAYMENTS_DB_USER, PAYMENTS_DB_PASSWORD, or the embedded one of",
         "PAYMENTS_DATA_DIR (default ./data); the vault key: PAYMENTS_VAULT_KEY or the data directory's.",
+        "Each preload partner's private key is written to <data-dir>/preload-partners/<project>.key.",
         "Exit codes: 0 done, 1 failed, 2 bad arguments."})
 public final class PreloadCommandLine implements Callable<Integer> {
 
@@ -83,7 +84,7 @@ public final class PreloadCommandLine implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
         if (sessions < 0 || partners < 1 || partners > 100 || spanDays < 1) {
             err.println("--sessions must be at least 0, --partners between 1 and 100, --span-days at least 1");
             return USAGE_ERROR;
@@ -130,6 +131,10 @@ public final class PreloadCommandLine implements Callable<Integer> {
                                     done, sessions, events, done / seconds, events / seconds);
                         }
                     });
+            for (Map.Entry<String, String> key : result.partnerKeys().entrySet()) {
+                DataDirectory.writeOwnerOnly(data.resolve("preload-partners").resolve(key.getKey() + ".key"),
+                        key.getValue());
+            }
             out.printf("preload done: %d sessions, %d events in %.1f s; kinds %s%n", result.sessions(),
                     result.events(), result.took().toMillis() / 1000.0, result.kinds());
             return OK;
