@@ -151,6 +151,35 @@ class PreloadEndToEndTest {
     }
 
     @Test
+    void preloadedCapturesRefundsAndPayoutsHaveTheFormOfRealOnes() throws Exception {
+        TestPartner real = registeredPartner("auto");
+        TestPartner delayed = registeredPartner("delayed");
+        // ps_9 held then captured (preload-4), ps_11 paid then partly refunded (preload-2), ps_17 a payout paid
+        // (preload-2), ps_18 a payout declined (preload-3)
+        String held = initiated(delayed, "4242424242424242");
+        confirm(delayed, held);
+        webhooks.await(held, "ready_to_capture", WAIT);
+        Answer capture = delayed.post("/api/v1/session/capture", EndToEndTestBase.sessionRef(held));
+        assertThat(capture.status()).as(capture.toString()).isEqualTo(200);
+        webhooks.await(held, "payment_finished", WAIT);
+        String refunded = initiated(real, "4242424242424242");
+        confirm(real, refunded);
+        webhooks.await(refunded, "payment_finished", WAIT);
+        ObjectNode refund = EndToEndTestBase.sessionRef(refunded);
+        refund.putObject("amount_details").put("amount", 5000).put("currency", "RUB");
+        Answer refundAnswer = real.post("/api/v1/session/refund", refund);
+        assertThat(refundAnswer.status()).as(refundAnswer.toString()).isEqualTo(200);
+        webhooks.await(refunded, "payment_refunded", WAIT);
+        String paidOut = payout(real, "GB82WEST12345698765432");
+        String notPaidOut = payout(real, "GB33BUKB20201555555555");
+
+        assertSameForm(delayed, held, partner("preload-4"), "ps_9", "accepted");
+        assertSameForm(real, refunded, partner("preload-2"), "ps_11", "accepted");
+        assertSameForm(real, paidOut, partner("preload-2"), "ps_17", "accepted");
+        assertSameForm(real, notPaidOut, partner("preload-3"), "ps_18", "cancelled");
+    }
+
+    @Test
     void theProcessesActOnNoPreloadedEvent() throws Exception {
         // a new payment goes through, and every processor gets past the preload's head: had one started below it,
         // it would have handled the preloaded events on its way (the payment process asking the rails about them)
@@ -254,13 +283,17 @@ class PreloadEndToEndTest {
     }
 
     private TestPartner registeredPartner() {
+        return registeredPartner("auto");
+    }
+
+    private TestPartner registeredPartner(String captureMode) {
         TestPartner partner = new TestPartner("real-" + java.util.UUID.randomUUID().toString().substring(0, 8))
                 .at(baseUrl());
         ObjectNode body = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
                 .put("project", partner.project())
                 .put("public_key", partner.publicKeyPem())
                 .put("webhook_url", webhooks.url(partner.project()))
-                .put("capture_mode", "auto");
+                .put("capture_mode", captureMode);
         body.putObject("fees").put("percent_bp", 250).put("fixed", 30);
         Answer answer = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + "/admin/v1/partners"))
                 .header("Content-Type", "application/json")
@@ -280,6 +313,23 @@ class PreloadEndToEndTest {
         assertThat(init.status()).as(init.toString()).isEqualTo(200);
         String session = init.session().path("id").asText();
         assertThat(webhooks.await(session, "ready_to_confirm", WAIT).signatureValid()).isTrue();
+        return session;
+    }
+
+    /** A payout to a bank account as the preload writes them, confirmed after ready_to_confirm, finished. */
+    private String payout(TestPartner partner, String iban) {
+        ObjectNode body = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        body.putObject("payment_method").put("type", "bank_account").putObject("bank_account")
+                .put("system_type", "iban").putObject("iban").put("account", iban);
+        body.putObject("amount_details").put("amount", 30_000).put("currency", "RUB");
+        body.putObject("customer").put("reference", "real-customer-" + java.util.UUID.randomUUID());
+        body.putObject("participant_details").putObject("recipient").put("first_name", "Ivan").put("last_name", "Petrov");
+        Answer init = partner.post("/api/v1/session/init/payout", body);
+        assertThat(init.status()).as(init.toString()).isEqualTo(200);
+        String session = init.session().path("id").asText();
+        webhooks.await(session, "ready_to_confirm", WAIT);
+        confirm(partner, session);
+        webhooks.await(session, "payment_finished", WAIT);
         return session;
     }
 

@@ -4,7 +4,6 @@ import io.paysession.api.partner.PartnerId;
 import io.paysession.api.partner.PartnerRegisteredEvent;
 import io.paysession.api.partner.PartnerSettings;
 import io.paysession.api.session.SessionEvent;
-import io.paysession.api.session.SessionId;
 import io.paysession.api.session.view.SessionView;
 import io.paysession.api.session.view.SessionViewFold;
 import io.paysession.api.settlement.SettlementRules;
