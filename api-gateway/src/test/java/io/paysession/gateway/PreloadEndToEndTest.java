@@ -49,8 +49,8 @@ import static org.awaitility.Awaitility.await;
  * The benchmark's preload writes what the service writes: a store filled by {@code preload} before the service's
  * first start is one the service runs on as if it had made those sessions itself. The audit replay rebuilds
  * every projection identical to the preloaded tables, reconciliation verifies every preload partner's report,
- * a preloaded session's events, status and audit history have the form of a real session of its kind made here
- * through the API, the processes act on none of the preloaded events (no rail call, no webhook), and a new payment
+ * a preloaded session of each kind has the events, status and audit history of a real session of its kind made
+ * here through the API, the processes act on none of the preloaded events (no rail call, no webhook), and a new payment
  * after the preload goes through.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -180,6 +180,37 @@ class PreloadEndToEndTest {
     }
 
     @Test
+    void preloadedRecurrentGrantsAndMerchantInitiatedChargesHaveTheFormOfRealOnes() throws Exception {
+        TestPartner real = registeredPartner();
+        // ps_19 a card paid granting a recurrent token, ps_20 a merchant-initiated charge with it (both preload-1)
+        ObjectNode first = cardBody("4242424242424242");
+        first.putObject("payment_options").put("recurrent", true);
+        String granted = initiated(real, first);
+        confirm(real, granted);
+        String token = webhooks.await(granted, "payment_finished", WAIT).session().path("acquiring_payments").path(0)
+                .path("recurrent").path("token").asText();
+        String status = "{\"recurrent\":{\"token\":\"" + token + "\"}}";
+        await().atMost(WAIT).until(() -> real.post("/api/v1/recurrent/status", status).status() == 200);
+        ObjectNode charge = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        charge.putObject("payment_details").put("type", "recurrent").putObject("recurrent").put("token", token)
+                .put("initiator", "merchant");
+        charge.putObject("amount_details").put("amount", 10000).put("currency", "RUB");
+        charge.putObject("customer").put("reference", "real-customer-" + java.util.UUID.randomUUID());
+        String merchantInitiated = initiated(real, charge);
+        confirm(real, merchantInitiated);
+        webhooks.await(merchantInitiated, "payment_finished", WAIT);
+
+        assertSameForm(real, granted, partner("preload-1"), "ps_19", "accepted");
+        assertSameForm(real, merchantInitiated, partner("preload-1"), "ps_20", "accepted");
+        StoredEvents events = application.getBean(StoredEvents.class);
+        String preloadedToken = events.ofAggregate("ps_19").stream()
+                .filter(event -> event.simpleType().equals("RecurrentTokenGrantedEvent"))
+                .map(event -> events.payloadJson(event).path("token").asText()).findFirst().orElseThrow();
+        assertThat(storedForm(events, preloadedToken)).as("the token's own events")
+                .isEqualTo(storedForm(events, token)).hasSize(2);
+    }
+
+    @Test
     void theProcessesActOnNoPreloadedEvent() throws Exception {
         // a new payment goes through, and every processor gets past the preload's head: had one started below it,
         // it would have handled the preloaded events on its way (the payment process asking the rails about them)
@@ -303,12 +334,21 @@ class PreloadEndToEndTest {
         return partner;
     }
 
-    /** A card payment as the preload writes them: no metadata, a customer reference. */
     private String initiated(TestPartner partner, String card) {
+        return initiated(partner, cardBody(card));
+    }
+
+    /** A card payment as the preload writes them: no metadata, a customer reference. */
+    private static ObjectNode cardBody(String card) {
         ObjectNode body = EndToEndTestBase.cardPayment(card, "123");
         body.remove("metadata");
         // a body of its own: the same signed body twice is refused as a replay
         body.putObject("customer").put("reference", "real-customer-" + java.util.UUID.randomUUID());
+        return body;
+    }
+
+    /** A payment started with {@code body}, once its signed ready_to_confirm has come; its session id. */
+    private String initiated(TestPartner partner, ObjectNode body) {
         Answer init = partner.post("/api/v1/session/init/payment", body);
         assertThat(init.status()).as(init.toString()).isEqualTo(200);
         String session = init.session().path("id").asText();
