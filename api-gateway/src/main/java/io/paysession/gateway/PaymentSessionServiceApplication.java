@@ -1,6 +1,7 @@
 package io.paysession.gateway;
 
 import io.paysession.gateway.audit.AuditCommandLine;
+import io.paysession.gateway.preload.PreloadCommandLine;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -12,6 +13,10 @@ public class PaymentSessionServiceApplication {
     public static void main(String[] args) {
         if (args.length > 0 && args[0].equals("audit")) {
             AuditCommandLine.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        if (args.length > 0 && args[0].equals("preload")) {
+            PreloadCommandLine.main(java.util.Arrays.copyOfRange(args, 1, args.length));
             return;
         }
         System.setProperty("disable-axoniq-console-message", "true");

@@ -8,15 +8,20 @@ import io.paysession.gateway.support.TestServiceProperties;
 import io.paysession.gateway.support.WebhookReceiver;
 import io.paysession.gateway.support.WebhookReceiver.Received;
 import org.junit.jupiter.api.BeforeEach;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.context.DynamicPropertySource;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -66,6 +71,21 @@ public abstract class EndToEndTestBase {
             assertThat(answer.status()).isEqualTo(200);
             servicePublicKey = answer.text();
         }
+    }
+
+    /**
+     * A service of its own, not the shared one, with {@code settings} as command-line arguments (they must win over
+     * application.yml's environment placeholders) and the same logging as the shared one ({@link #LOG_FILE_SETTING}
+     * says why).
+     */
+    static ConfigurableApplicationContext startService(Map<String, Object> settings) {
+        Map<String, Object> properties = new LinkedHashMap<>(settings);
+        for (String setting : List.of(LOG_FILE_SETTING, LOG_LEVEL_SETTING, WEB_LOG_LEVEL_SETTING)) {
+            properties.put(setting.substring(0, setting.indexOf('=')), setting.substring(setting.indexOf('=') + 1));
+        }
+        return new SpringApplicationBuilder(PaymentSessionServiceApplication.class)
+                .run(properties.entrySet().stream().map(entry -> "--" + entry.getKey() + "=" + entry.getValue())
+                        .toArray(String[]::new));
     }
 
     protected String baseUrl() {

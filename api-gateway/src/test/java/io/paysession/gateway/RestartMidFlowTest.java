@@ -9,7 +9,6 @@ import io.paysession.gateway.support.WebhookReceiver;
 import io.paysession.gateway.support.WebhookReceiver.Received;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -20,7 +19,6 @@ import java.time.Duration;
 import java.time.Instant;
 import org.springframework.jdbc.core.JdbcTemplate;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -146,14 +144,7 @@ class RestartMidFlowTest {
         // as command-line arguments: they must win over application.yml's environment placeholders
         Map<String, Object> properties = new LinkedHashMap<>(TestServiceProperties.forDataDirectory(dataDirectory));
         properties.putAll(extraProperties);
-        // the same logging as the shared test application (EndToEndTestBase.LOG_FILE_SETTING says why)
-        for (String setting : List.of(EndToEndTestBase.LOG_FILE_SETTING, EndToEndTestBase.LOG_LEVEL_SETTING,
-                EndToEndTestBase.WEB_LOG_LEVEL_SETTING)) {
-            properties.put(setting.substring(0, setting.indexOf('=')), setting.substring(setting.indexOf('=') + 1));
-        }
-        application = new SpringApplicationBuilder(PaymentSessionServiceApplication.class)
-                .run(properties.entrySet().stream().map(entry -> "--" + entry.getKey() + "=" + entry.getValue())
-                        .toArray(String[]::new));
+        application = EndToEndTestBase.startService(properties);
         String key = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + "/service/public-key"))
                 .GET().build()).text();
         if (servicePublicKey != null) {

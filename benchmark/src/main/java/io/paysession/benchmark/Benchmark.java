@@ -76,6 +76,10 @@ final class Benchmark {
             String adminToken = randomHex(24);
             HttpClient http = ServiceClient.newHttpClient();
             try (WebhookReceiver webhooks = new WebhookReceiver(Math.max(4, Math.min(32, options.concurrency())))) {
+                if (options.preload() > 0) {
+                    progress("preloading " + options.preload() + " finished sessions into the empty store");
+                    progress(ServiceProcess.preload(options, workDir, dbUrl));
+                }
                 progress("starting the service");
                 long startedAt = System.nanoTime();
                 service = ServiceProcess.start(options, workDir, adminToken, dbUrl);

@@ -37,6 +37,7 @@ import java.util.regex.Pattern;
  * @param workDir             where the run's files go, or empty for a new temporary directory
  * @param keepData            keep the service's data directory (its database) after the run
  * @param serviceStartTimeout the service must answer within this time after its start
+ * @param preload             finished sessions written into the empty store before the service starts (0: none)
  */
 public record BenchmarkOptions(Duration warmup,
                                Duration duration,
@@ -55,7 +56,8 @@ public record BenchmarkOptions(Duration warmup,
                                boolean statusCheck,
                                Optional<Path> workDir,
                                boolean keepData,
-                               Duration serviceStartTimeout) {
+                               Duration serviceStartTimeout,
+                               long preload) {
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)?");
 
@@ -68,6 +70,9 @@ public record BenchmarkOptions(Duration warmup,
     }
 
     public BenchmarkOptions {
+        if (preload < 0) {
+            throw new IllegalArgumentException("preload must be 0 or more sessions");
+        }
         if (concurrency < 1 || partners < 1 || maxLifecycles < 1) {
             throw new IllegalArgumentException("concurrency, partners and max-lifecycles must be at least 1");
         }
@@ -136,6 +141,10 @@ public record BenchmarkOptions(Duration warmup,
         @Option(names = "--service-start-timeout", paramLabel = "DURATION", defaultValue = "180s", converter = DurationConverter.class,
                 description = "the service must answer within it (default: ${DEFAULT-VALUE})")
         Duration serviceStartTimeout;
+        @Option(names = "--preload", paramLabel = "N", defaultValue = "0",
+                description = "fill the store with N finished sessions of mixed kinds before the service starts "
+                        + "(default: ${DEFAULT-VALUE})")
+        long preload;
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help and exit")
         boolean help;
         @Spec
@@ -149,7 +158,7 @@ public record BenchmarkOptions(Duration warmup,
                         dbUser, dbPassword, startExternalPostgres, Optional.ofNullable(serviceJar),
                         Arrays.stream(serviceJavaOptions.trim().split("\\s+")).filter(word -> !word.isEmpty()).toList(),
                         ceilingTime, webhookTimeout, statusCheck, Optional.ofNullable(workDir), keepData,
-                        serviceStartTimeout);
+                        serviceStartTimeout, preload);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage(), e);
             }

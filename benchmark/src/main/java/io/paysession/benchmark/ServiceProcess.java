@@ -72,8 +72,18 @@ final class ServiceProcess implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
+        onlyThisRunsSettings(builder, options, dbUrl);
+        try {
+            Files.createDirectories(dataDirectory);
+            return new ServiceProcess(builder.start(), port, log, dataDirectory, launchedFrom);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the service did not start: " + String.join(" ", command), e);
+        }
+    }
+
+    /** Only what this run decides reaches the service, not settings left in the caller's shell. */
+    private static void onlyThisRunsSettings(ProcessBuilder builder, BenchmarkOptions options, Optional<String> dbUrl) {
         Map<String, String> environment = builder.environment();
-        // only what this run decides reaches the service, not settings left in the caller's shell
         environment.keySet().removeIf(name -> name.startsWith("PAYMENTS_") || name.equals("SERVER_PORT")
                 || name.equals("SPRING_PROFILES_ACTIVE"));
         environment.put("AXONIQ_UPDATE_CHECKER_DISABLED", "true");
@@ -82,11 +92,37 @@ final class ServiceProcess implements AutoCloseable {
             environment.put("PAYMENTS_DB_USER", options.dbUser());
             environment.put("PAYMENTS_DB_PASSWORD", options.dbPassword());
         });
+    }
+
+    /**
+     * Runs the service jar's {@code preload} command on the data directory (or the external database) the service
+     * will be started on, and waits for it: {@code options.preload()} finished sessions in the empty store
+     * (docs/benchmark.md, "Preload"). Its output goes to {@code preload.log}; the last line (sessions, events,
+     * seconds) is answered.
+     */
+    static String preload(BenchmarkOptions options, Path workDir, Optional<String> dbUrl) throws InterruptedException {
+        Path log = workDir.resolve("preload.log");
+        List<String> command = new ArrayList<>();
+        command.add(javaExecutable());
+        command.addAll(options.serviceJavaOptions());
+        addLaunchTarget(options, command);
+        command.add("preload");
+        command.add("--sessions=" + options.preload());
+        command.add("--data-dir=" + workDir.resolve("service-data"));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        onlyThisRunsSettings(builder, options, dbUrl);
         try {
-            Files.createDirectories(dataDirectory);
-            return new ServiceProcess(builder.start(), port, log, dataDirectory, launchedFrom);
+            Files.createDirectories(workDir.resolve("service-data"));
+            int exit = builder.start().waitFor();
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            String last = lines.stream().filter(line -> line.startsWith("preload done")).findFirst()
+                    .orElse(lines.isEmpty() ? "" : lines.get(lines.size() - 1));
+            if (exit != 0) {
+                throw new IllegalStateException("the preload failed (exit " + exit + "): " + last + "; see " + log);
+            }
+            return last;
         } catch (IOException e) {
-            throw new UncheckedIOException("the service did not start: " + String.join(" ", command), e);
+            throw new UncheckedIOException("the preload did not run: " + String.join(" ", command), e);
         }
     }
 

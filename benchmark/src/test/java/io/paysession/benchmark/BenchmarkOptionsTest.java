@@ -52,6 +52,13 @@ class BenchmarkOptionsTest {
     }
 
     @Test
+    void preloadIsNoneByDefaultAndANumberOfSessionsWhenGiven() {
+        assertThat(BenchmarkOptions.parse().preload()).isZero();
+        assertThat(BenchmarkOptions.parse("--preload=100000").preload()).isEqualTo(100_000);
+        assertThatThrownBy(() -> BenchmarkOptions.parse("--preload=-1")).hasMessageContaining("preload");
+    }
+
+    @Test
     void unknownOptionsAndContradictionsAreRefused() {
         assertThatThrownBy(() -> BenchmarkOptions.parse("--durration=5s")).hasMessageContaining("durration");
         assertThatThrownBy(() -> BenchmarkOptions.parse("--db-url=jdbc:postgresql://x/y", "--start-external-postgres"))

@@ -8,6 +8,7 @@ import io.paysession.api.error.PaymentsException;
 import io.paysession.api.settlement.SettlementReport;
 import io.paysession.api.wire.PaymentJson;
 import io.paysession.gateway.infra.EmbeddedPostgresServer;
+import io.paysession.gateway.infra.ToolCommandLine;
 import io.paysession.query.audit.ProjectionReplay;
 import io.paysession.query.audit.Reconciliation;
 import io.paysession.query.audit.ReportFormats;
@@ -28,8 +29,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -75,26 +74,19 @@ public final class AuditCommandLine implements java.util.concurrent.Callable<Int
     }
 
     public static void main(String[] args) {
-        if (System.getProperty("logback.configurationFile") == null) {
-            System.setProperty("logback.configurationFile", "audit-logback.xml");
-        }
+        ToolCommandLine.quietLogging();
         System.exit(new AuditCommandLine(System.out, System.err, System.getenv()).run(args));
     }
 
     public int run(String[] args) {
-        CommandLine commandLine = new CommandLine(this)
-                .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
-                .setErr(new PrintWriter(err, true, StandardCharsets.UTF_8))
-                .setExecutionExceptionHandler((exception, failed, parsed) -> {
-                    if (exception instanceof PaymentsException refused) {
-                        err.println(refused.description());
-                        return USAGE_ERROR;
-                    }
-                    err.println("audit failed: " + exception.getMessage());
-                    return FAILED;
-                });
-        commandLine.getCommandSpec().exitCodeOnUsageHelp(OK).exitCodeOnInvalidInput(USAGE_ERROR);
-        return commandLine.execute(args);
+        return ToolCommandLine.of(this, out, err, (exception, failed, parsed) -> {
+            if (exception instanceof PaymentsException refused) {
+                err.println(refused.description());
+                return USAGE_ERROR;
+            }
+            err.println("audit failed: " + exception.getMessage());
+            return FAILED;
+        }).execute(args);
     }
 
     /** {@code audit} without a command: the usage, as a usage error. */

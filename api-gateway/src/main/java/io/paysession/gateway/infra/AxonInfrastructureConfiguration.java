@@ -40,7 +40,7 @@ public class AxonInfrastructureConfiguration {
     }
 
     @Bean
-    EventSchema eventSchema() {
+    public EventSchema eventSchema() {
         return EventSchema.builder()
                 .eventTable("domain_event_entry")
                 .snapshotTable("snapshot_event_entry")
@@ -58,7 +58,7 @@ public class AxonInfrastructureConfiguration {
     }
 
     @Bean
-    TokenSchema tokenSchema() {
+    public TokenSchema tokenSchema() {
         return TokenSchema.builder()
                 .setTokenTable("token_entry")
                 .setProcessorNameColumn("processor_name")

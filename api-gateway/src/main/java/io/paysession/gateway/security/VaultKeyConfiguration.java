@@ -32,6 +32,12 @@ public class VaultKeyConfiguration {
                               @Value("#{${payments.vault.previous-keys:{:}}}") Map<String, String> previousKeys,
                               @Value("${payments.vault.require-configured-key:false}") boolean requireConfigured,
                               DataDirectory dataDirectory) {
+        return keyRing(configuredKey, keyId, previousKeys, requireConfigured, dataDirectory);
+    }
+
+    /** The key ring of these settings; also what the preload command line seals its cards with. */
+    public static VaultKeyRing keyRing(String configuredKey, String keyId, Map<String, String> previousKeys,
+                                       boolean requireConfigured, DataDirectory dataDirectory) {
         String encoded = configuredKey;
         if (encoded == null || encoded.isBlank()) {
             if (requireConfigured) {

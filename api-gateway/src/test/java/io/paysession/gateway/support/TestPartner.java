@@ -41,6 +41,11 @@ public final class TestPartner {
         this.keys = keys;
     }
 
+    /** A partner whose key pair was made elsewhere (a preload's partner, say). */
+    public static TestPartner withKeys(String project, KeyPair keys) {
+        return new TestPartner(project, keys);
+    }
+
     /** The same partner (project and key pair) talking to the service at another address, another node say. */
     public TestPartner sameKeysAt(String baseUrl) {
         return new TestPartner(project, keys).at(baseUrl);
