@@ -18,6 +18,8 @@ import org.axonframework.serialization.Serializer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import java.util.List;
 
@@ -60,8 +62,9 @@ public class QuerySideConfiguration {
 
     /** The replay of every projection a module offers ({@link ProjectionRebuild} beans, this module's below). */
     @Bean
-    ProjectionReplay projectionReplay(StoredEvents events, List<ProjectionRebuild> rebuilds) {
-        return new ProjectionReplay(events, rebuilds);
+    ProjectionReplay projectionReplay(StoredEvents events, List<ProjectionRebuild> rebuilds,
+                                      PlatformTransactionManager transactions) {
+        return new ProjectionReplay(events, rebuilds, new TransactionTemplate(transactions));
     }
 
     /** The session views, rebuilt into fresh tables for the audit replay. */

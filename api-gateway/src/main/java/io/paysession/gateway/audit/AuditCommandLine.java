@@ -21,6 +21,8 @@ import io.paysession.webhook.notification.WebhookOutboxRebuild;
 import org.axonframework.serialization.AnnotationRevisionResolver;
 import org.axonframework.serialization.json.JacksonSerializer;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -198,7 +200,8 @@ public final class AuditCommandLine implements java.util.concurrent.Callable<Int
                @Mixin DatabaseOptions database) {
         return withDatabase(database, (events, jdbc) -> {
             ProjectionReplay replay = new ProjectionReplay(events, List.of(new SessionViewsRebuild(jdbc),
-                    new SettlementRebuild(jdbc), new WebhookOutboxRebuild(jdbc)));
+                    new SettlementRebuild(jdbc), new WebhookOutboxRebuild(jdbc)),
+                    new TransactionTemplate(new DataSourceTransactionManager(jdbc.getDataSource())));
             var projections = AuditArguments.projections(replay, projection);
             List<ProjectionReplay.Result> results = replay.run(projections, this::progress);
             boolean identical = true;

@@ -57,11 +57,16 @@ public class StoredEvents {
 
     /** Every event up to {@code upTo} (global index), in order. */
     public void forEach(long upTo, Consumer<StoredEvent> consumer) {
+        forEachPage(upTo, page -> page.forEach(consumer));
+    }
+
+    /** Every event up to {@code upTo}, in the store's order, a page (at most 1,000 events) at a time. */
+    public void forEachPage(long upTo, Consumer<List<StoredEvent>> consumer) {
         long after = -1;
         while (true) {
             List<StoredEvent> page = jdbc.query("select * from domain_event_entry where global_index > ? "
                     + "and global_index <= ? order by global_index limit " + PAGE, (row, index) -> read(row), after, upTo);
-            page.forEach(consumer);
+            consumer.accept(page);
             if (page.size() < PAGE) {
                 return;
             }
