@@ -389,7 +389,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             return; // attached to a server another process runs
         }
         closing = true;
-        watchdog.interrupt();
+        if (watchdog != null) {
+            watchdog.interrupt(); // a server started unsupervised has none
+        }
         synchronized (this) {
             // waits for a restart under way
         }

@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Issue 15: the embedded PostgreSQL requires a password (SCRAM), generated once and kept owner-only beside
  * the data directory, listens on loopback only, and a data directory made before (initdb {@code trust}) is
- * switched to passwords on start, its data intact.
+ * switched to passwords on start, its data intact. A server started without its watchdog (standing in for an
+ * external PostgreSQL) stops cleanly too.
  */
 class EmbeddedPostgresPasswordTest {
 
@@ -57,6 +58,22 @@ class EmbeddedPostgresPasswordTest {
                     .startsWith("SCRAM-SHA-256$");
         }
         assertThat(rules(data)).isNotEmpty().allMatch(rule -> rule.endsWith("scram-sha-256"));
+    }
+
+    @Test
+    void aServerStartedWithoutItsWatchdogStopsAndFreesItsDataDirectoryForTheNextStart() throws Exception {
+        Path data = root.resolve("postgres");
+        EmbeddedPostgresServer unsupervised = EmbeddedPostgresServer.start(data, 0, false);
+        String url = unsupervised.jdbcUrl();
+
+        unsupervised.close();
+
+        assertThatThrownBy(() -> connect(url, unsupervised.password()).close()).isInstanceOf(SQLException.class);
+        server = EmbeddedPostgresServer.start(data, 0);
+        try (Connection connection = connect(server.jdbcUrl(), server.password());
+             Statement statement = connection.createStatement()) {
+            assertThat(single(statement, "select 1")).isEqualTo("1");
+        }
     }
 
     @Test
