@@ -99,17 +99,9 @@ public final class AuditCommandLine implements java.util.concurrent.Callable<Int
     }
 
     /** Where the database is, and {@code --help}; on every command. */
-    static final class DatabaseOptions {
+    static final class DatabaseOptions extends io.paysession.gateway.infra.DatabaseOptions {
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
         boolean help;
-        @Option(names = "--db-url", paramLabel = "<url>", description = "JDBC URL of the service's database")
-        String url;
-        @Option(names = "--db-user", paramLabel = "<user>")
-        String user;
-        @Option(names = "--db-password", paramLabel = "<password>")
-        String password;
-        @Option(names = "--data-dir", paramLabel = "<dir>", description = "the embedded PostgreSQL's data directory")
-        String dataDir;
     }
 
     @Command(name = "history",

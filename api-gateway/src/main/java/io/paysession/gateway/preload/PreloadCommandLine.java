@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.paysession.api.wire.PaymentJson;
 import io.paysession.gateway.infra.AxonInfrastructureConfiguration;
 import io.paysession.gateway.infra.DataDirectory;
+import io.paysession.gateway.infra.DatabaseOptions;
 import io.paysession.gateway.infra.EmbeddedPostgresServer;
 import io.paysession.gateway.infra.ToolCommandLine;
 import io.paysession.gateway.security.VaultKeyConfiguration;
@@ -12,6 +13,7 @@ import org.axonframework.serialization.AnnotationRevisionResolver;
 import org.axonframework.serialization.json.JacksonSerializer;
 import org.flywaydb.core.Flyway;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
@@ -52,14 +54,8 @@ public final class PreloadCommandLine implements Callable<Integer> {
     int spanDays;
     @Option(names = "--seed", defaultValue = "1", paramLabel = "<n>", description = "of the amounts and times; default 1")
     long seed;
-    @Option(names = "--db-url", paramLabel = "<url>", description = "JDBC URL of the service's database")
-    String url;
-    @Option(names = "--db-user", paramLabel = "<user>")
-    String user;
-    @Option(names = "--db-password", paramLabel = "<password>")
-    String password;
-    @Option(names = "--data-dir", paramLabel = "<dir>", description = "the service's data directory")
-    String dataDir;
+    @Mixin
+    DatabaseOptions database = new DatabaseOptions();
 
     private final PrintStream out;
     private final PrintStream err;
@@ -89,9 +85,9 @@ public final class PreloadCommandLine implements Callable<Integer> {
             err.println("--sessions must be at least 0, --partners between 1 and 100, --span-days at least 1");
             return USAGE_ERROR;
         }
-        DataDirectory data = new DataDirectory(dataDir != null ? dataDir
+        DataDirectory data = new DataDirectory(database.dataDir != null ? database.dataDir
                 : environment.getOrDefault("PAYMENTS_DATA_DIR", "./data"));
-        String jdbcUrl = url != null ? url : environment.get("PAYMENTS_DB_URL");
+        String jdbcUrl = database.url != null ? database.url : environment.get("PAYMENTS_DB_URL");
         HikariConfig config = new HikariConfig();
         config.setMaximumPoolSize(2);
         config.setPoolName("preload");
@@ -100,8 +96,10 @@ public final class PreloadCommandLine implements Callable<Integer> {
         EmbeddedPostgresServer embedded = null;
         if (jdbcUrl != null && !jdbcUrl.isBlank()) {
             config.setJdbcUrl(jdbcUrl);
-            config.setUsername(user != null ? user : environment.getOrDefault("PAYMENTS_DB_USER", "postgres"));
-            config.setPassword(password != null ? password : environment.get("PAYMENTS_DB_PASSWORD"));
+            config.setUsername(database.user != null ? database.user
+                    : environment.getOrDefault("PAYMENTS_DB_USER", "postgres"));
+            config.setPassword(database.password != null ? database.password
+                    : environment.get("PAYMENTS_DB_PASSWORD"));
         } else {
             embedded = EmbeddedPostgresServer.start(data.resolve("postgres"), 0);
             config.setJdbcUrl(embedded.jdbcUrl());
