@@ -245,7 +245,7 @@ class PreloadEndToEndTest {
                 String.class);
         assertThat(tokens).containsExactly("payment-process 0", "payment-process 1", "payment-process 2",
                 "payment-process 3", "payment-process 4", "payment-process 5", "payment-process 6",
-                "payment-process 7", "settlement 0", "webhook-notifications 0", "webhook-notifications 1");
+                "payment-process 7", "settlement 0");
         assertThat(headOfThePreload).isGreaterThan(5L * SESSIONS);
     }
 

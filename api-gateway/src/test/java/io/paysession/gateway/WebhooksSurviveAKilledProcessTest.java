@@ -110,6 +110,43 @@ class WebhooksSurviveAKilledProcessTest {
                 .isEqualTo(4.0);
     }
 
+    /**
+     * Issue 17: a notification is written in the transaction that stores its event, so a process killed after that
+     * commit and before any send still sends it once started again. The first run writes the outbox but sends
+     * nothing ({@code payments.webhooks.dispatch=false}); the endpoint listens all along and receives nothing from it.
+     */
+    @Test
+    void aWebhookWhoseEventWasCommittedLeavesAfterARestartThatCameBeforeItsSend() {
+        service.set("payments.webhooks.dispatch", false);
+        service.start();
+        ServiceClient beforeCrash = new ServiceClient(service.baseUrl());
+        servicePublicKey = beforeCrash.servicePublicKey();
+        int endpointPort = WebhookReceiver.freePort();
+        webhooks = new WebhookReceiver(() -> servicePublicKey, endpointPort);
+        TestPartner partner = beforeCrash.register(new TestPartner("restart-shop"),
+                WebhookReceiver.url(endpointPort, "restart-shop"));
+        String sessionId = ServiceClient.readyToConfirm(partner, "4242424242424242");
+        ServiceClient.confirm(partner, sessionId);
+        await().atMost(WAIT).until(() -> "accepted".equals(partner.post("/api/v1/session/status",
+                ServiceClient.sessionRef(sessionId)).session().path("status").asText()));
+
+        List<JsonNode> pending = notifications(beforeCrash, partner, "pending");
+        assertThat(pending).extracting(notification -> notification.path("type").asText())
+                .containsExactlyInAnyOrder("ready_to_confirm", "payment_finished");
+        assertThat(pending).allSatisfy(notification -> assertThat(notification.path("attempt_count").asInt()).isZero());
+        service.kill();
+        assertThat(webhooks.requests()).as("nothing was sent before the kill").isEmpty();
+
+        service.set("payments.webhooks.dispatch", true);
+        service.start();
+
+        await().atMost(WAIT).until(() -> webhooks.forSession(sessionId).size() == 2);
+        assertThat(webhooks.forSession(sessionId)).extracting(Received::type)
+                .containsExactly("ready_to_confirm", "payment_finished");
+        assertThat(webhooks.all()).allSatisfy(webhook -> assertThat(webhook.signatureValid()).isTrue());
+        assertThat(webhooks.forSession(sessionId).get(1).session().path("status").asText()).isEqualTo("accepted");
+    }
+
     /** The types of the session's webhooks in the order each first reached the partner, accepted or not. */
     private List<String> firstArrivals(String sessionId) {
         List<String> types = new ArrayList<>();

@@ -7,6 +7,7 @@ import io.paysession.api.partner.PartnerRegisteredEvent;
 import io.paysession.api.partner.PartnerSettings;
 import io.paysession.api.session.ApiVersion;
 import io.paysession.api.session.SessionEvent;
+import io.paysession.api.session.view.SessionViewCache;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -61,6 +62,13 @@ class WebhookWiringTest {
             stream.add(new GenericDomainEventMessage<>("Session", event.sessionId().value(), stream.size(), event));
         }
         eventStore.publish(stream);
+        // the event positions the outbox reads from the JDBC event store's table
+        DB.jdbc().execute("CREATE TABLE IF NOT EXISTS domain_event_entry"
+                + " (global_index bigint PRIMARY KEY, event_identifier varchar(255) NOT NULL UNIQUE)");
+        DB.jdbc().update("DELETE FROM domain_event_entry");
+        for (int i = 0; i < stream.size(); i++) {
+            DB.jdbc().update("INSERT INTO domain_event_entry VALUES (?, ?)", 50L + i, stream.get(i).getIdentifier());
+        }
 
         try (PartnerReceiver partners = new PartnerReceiver(signer)) {
             new ApplicationContextRunner()
@@ -68,6 +76,7 @@ class WebhookWiringTest {
                     .withBean(JdbcTemplate.class, DB::jdbc)
                     .withBean(DataSourceTransactionManager.class, DB::transactionManager)
                     .withBean(EventStore.class, () -> eventStore)
+                    .withBean(SessionViewCache.class, SessionViewCache::new)
                     .withBean(WebhookSigner.class, () -> signer)
                     .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
                     .withUserConfiguration(WebhookConfiguration.class, NotificationOutbox.class,
@@ -101,6 +110,9 @@ class WebhookWiringTest {
                             return delivered != null && delivered.count() == 1;
                         });
                         assertThat(context.getBean(WebhookAdministration.class).sessionExists("ps_5100")).isTrue();
+                        assertThat(DB.jdbc().queryForObject("SELECT event_global_index FROM webhook_notification",
+                                Long.class)).isEqualTo(52L);
+                        DB.jdbc().execute("DROP TABLE domain_event_entry");
                     });
         } finally {
             eventStore.shutDown();

@@ -2,7 +2,6 @@ package io.paysession.gateway.deadletter;
 
 import io.paysession.command.process.PaymentProcess;
 import io.paysession.query.settlement.SettlementProjection;
-import io.paysession.webhook.notification.WebhookNotificationProjection;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.ConfigurerModule;
@@ -24,7 +23,8 @@ import java.util.List;
  * queue of its own (Axon's, on JDBC, table {@code dead_letter_entry}), with every later event of the same
  * session (the default sequencing, by aggregate), and goes on with the other sessions of its segment.
  * Before that, a failing event is tried {@code payments.dead-letters.attempts} times, each in a savepoint.
- * The subscribing projections are not here: they run in the command's transaction, whose caller sees the failure.
+ * The subscribing projections (the session views, the webhook outbox, ...) are not here: they run in the command's
+ * transaction, whose caller sees the failure.
  */
 @Configuration
 @EnableConfigurationProperties(DeadLetterProperties.class)
@@ -32,7 +32,7 @@ public class DeadLetteringProcessors {
 
     /** The streaming processors that park poison events. */
     public static final List<String> GROUPS = List.of(PaymentProcess.PROCESSING_GROUP,
-            WebhookNotificationProjection.PROCESSING_GROUP, SettlementProjection.PROCESSING_GROUP);
+            SettlementProjection.PROCESSING_GROUP);
 
     @Bean
     DeadLetterSchema deadLetterSchema() {

@@ -76,7 +76,7 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
         String project = request.getHeader("X-PARTNER-PROJECT");
         Optional<PartnerView> partner = project == null || !PartnerId.PROJECT.matcher(project).matches()
                 ? Optional.empty()
-                : partners.find(project);
+                : partners.findForRequest(project);
         if (partner.isEmpty()) {
             refuse(response, 403, ErrorCode.AUTHORIZATION_ERROR,
                     project == null ? "X-PARTNER-PROJECT is required" : "Unknown project");

@@ -4,6 +4,7 @@ import io.paysession.api.RequestMetadataKeys;
 import io.paysession.api.session.SessionEvent;
 import io.paysession.api.session.SessionId;
 import io.paysession.api.session.view.SessionView;
+import io.paysession.api.session.view.SessionViewCache;
 import io.paysession.api.session.view.SessionViewFold;
 import io.paysession.command.vault.CardsVaultedWithCommands;
 import io.paysession.gateway.idempotency.IdempotentCommands;
@@ -22,8 +23,10 @@ import java.util.Optional;
  * Runs a partner's command and answers with the session exactly as that command left it: the session's
  * events are folded up to the last one the command caused (Axon marks each with the command's id as
  * {@code correlationId}). A rail answer that lands a moment later does not leak into the response; it
- * shows in the next {@code session/status} and in its webhook. A command that lost a race with another
- * node (the event store refused its append) is run again on the session as it now is.
+ * shows in the next {@code session/status} and in its webhook. The answer is normally the view the command's
+ * own transaction folded ({@link SessionViewCache#takeAnswer}); the stream is read and folded only when that is
+ * missing. A command that lost a race with another node (the event store refused its append) is run again on the
+ * session as it now is.
  */
 @Component
 public class SessionStates {
@@ -41,31 +44,42 @@ public class SessionStates {
     private final EventStore eventStore;
     private final IdempotentCommands idempotentCommands;
     private final CardsVaultedWithCommands cardsWithCommands;
+    private final SessionViewCache views;
 
     public SessionStates(CommandGateway commands, EventStore eventStore, IdempotentCommands idempotentCommands,
-                         CardsVaultedWithCommands cardsWithCommands) {
+                         CardsVaultedWithCommands cardsWithCommands, SessionViewCache views) {
         this.commands = commands;
         this.eventStore = eventStore;
         this.idempotentCommands = idempotentCommands;
         this.cardsWithCommands = cardsWithCommands;
+        this.views = views;
     }
 
     public SessionView runAndRead(SessionId sessionId, Object command) {
         CommandMessage<Object> message = GenericCommandMessage.<Object>asCommandMessage(command)
                 .andMetaData(RequestMetadata.current())
                 .andMetaData(idempotentCommands.beforeCommandOn(sessionId));
-        cardsWithCommands.sendWith(message.getIdentifier(), sessionId.value(), RequestCards.take(), () -> {
-            for (int attempt = 1; ; attempt++) {
-                try {
-                    return commands.sendAndWait(message);
-                } catch (ConcurrencyException e) {
-                    // another node appended to the session first; the attempt left nothing behind (one transaction)
-                    if (attempt == ATTEMPTS) {
-                        throw e;
+        views.expectAnswer(message.getIdentifier());
+        Optional<SessionView> answer;
+        try {
+            cardsWithCommands.sendWith(message.getIdentifier(), sessionId.value(), RequestCards.take(), () -> {
+                for (int attempt = 1; ; attempt++) {
+                    try {
+                        return commands.sendAndWait(message);
+                    } catch (ConcurrencyException e) {
+                        // another node appended to the session first; the attempt left nothing behind (one transaction)
+                        if (attempt == ATTEMPTS) {
+                            throw e;
+                        }
                     }
                 }
-            }
-        });
+            });
+        } finally {
+            answer = views.takeAnswer(message.getIdentifier(), sessionId.value());
+        }
+        if (answer.isPresent()) {
+            return answer.get();
+        }
         SessionView view = foldUpTo(sessionId, CORRELATION_KEY, message.getIdentifier()).afterMarked();
         if (view == null) {
             throw new IllegalStateException("no events for " + sessionId + " after a successful command");

@@ -30,6 +30,7 @@ public class PartnerRegistration {
         }
         try {
             commands.sendAndWait(new RegisterPartnerCommand(PartnerId.of(project), settings));
+            directory.forget(project);
         } catch (AggregateStreamCreationException | ConcurrencyException e) {
             // a concurrent registration of the same project won the race
             throw alreadyRegistered(project);
@@ -38,7 +39,11 @@ public class PartnerRegistration {
     }
 
     public PartnerView update(String project, PartnerSettings settings) {
-        commands.sendAndWait(new UpdatePartnerCommand(PartnerId.of(project), settings));
+        try {
+            commands.sendAndWait(new UpdatePartnerCommand(PartnerId.of(project), settings));
+        } finally {
+            directory.forget(project);
+        }
         return directory.find(project).orElseThrow();
     }
 

@@ -79,7 +79,6 @@ public final class Preload {
     static {
         TRACKING_PROCESSORS.put("payment-process", 8);
         TRACKING_PROCESSORS.put(SettlementProjection.PROCESSING_GROUP, 1);
-        TRACKING_PROCESSORS.put(WebhookNotificationProjection.PROCESSING_GROUP, 2);
     }
 
     static final int CHUNK = 1000;

@@ -72,7 +72,7 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
  * Commands that name an operation are handled here too and handed to it, so that an unknown id is refused with
  * {@code session_wrong_state} as before (a member's own command handler would fail with Axon's "no entity").
  */
-@Aggregate
+@Aggregate(cache = "sessionCache")
 public class Session {
 
     static final String CANCELLED_BY_PARTNER = "The session was cancelled by the partner";

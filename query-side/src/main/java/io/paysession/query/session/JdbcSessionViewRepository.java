@@ -46,7 +46,7 @@ public class JdbcSessionViewRepository implements SessionViewRepository {
         jdbc.update("insert into " + table + " (session_id, project, api_version, status, version, view, created_at,"
                         + " updated_at) values (?, ?, ?, ?, ?, cast(? as jsonb), ?, ?) on conflict (session_id) do update"
                         + " set status = excluded.status, version = excluded.version, view = excluded.view,"
-                        + " updated_at = excluded.updated_at",
+                        + " updated_at = excluded.updated_at where " + table + ".version < excluded.version",
                 view.id(), view.project(), view.apiVersion().pathSegment(), view.status().wireName(), view.version(),
                 write(view), Timestamp.from(view.createdAt()), Timestamp.from(view.updatedAt()));
     }

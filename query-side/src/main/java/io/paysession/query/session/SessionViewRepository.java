@@ -9,5 +9,6 @@ public interface SessionViewRepository {
 
     Optional<SessionView> find(String sessionId);
 
+    /** Stores {@code view} unless the view stored for its session is already at its version or newer. */
     void save(SessionView view);
 }

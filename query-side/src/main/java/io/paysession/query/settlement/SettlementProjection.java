@@ -2,6 +2,7 @@ package io.paysession.query.settlement;
 
 import io.paysession.api.session.SessionEvent;
 import io.paysession.api.session.view.SessionView;
+import io.paysession.api.session.view.SessionViewCache;
 import io.paysession.api.session.view.SessionViewFold;
 import io.paysession.api.settlement.SettlementRules;
 import org.axonframework.config.ProcessingGroup;
@@ -25,7 +26,8 @@ import java.time.Duration;
  * order and records the position up to which it has handled every event (below the lowest gap a
  * transaction still open leaves, unless that gap is older than the event store's gap time-out: its
  * transaction is gone), so a report says exactly which events it covers. The
- * session as it was before and after an event is folded from the event store, as the verification does.
+ * session as it was before and after an event is folded from the event store, as the verification does, unless
+ * the {@link SessionViewCache} holds it.
  */
 @Component
 @ProcessingGroup(SettlementProjection.PROCESSING_GROUP)
@@ -39,11 +41,13 @@ public class SettlementProjection {
     private final EventStore eventStore;
     private final SettlementStore store;
     private final Duration gapTimeout;
+    private final SessionViewCache cache;
 
     @Autowired
     public SettlementProjection(EventStore eventStore, JdbcTemplate jdbc,
-                                @Value("${payments.events.gap-timeout:10s}") Duration gapTimeout) {
-        this(eventStore, new SettlementStore(jdbc, "settlement"), gapTimeout);
+                                @Value("${payments.events.gap-timeout:10s}") Duration gapTimeout,
+                                SessionViewCache cache) {
+        this(eventStore, new SettlementStore(jdbc, "settlement"), gapTimeout, cache);
     }
 
     public SettlementProjection(EventStore eventStore, SettlementStore store) {
@@ -51,9 +55,15 @@ public class SettlementProjection {
     }
 
     public SettlementProjection(EventStore eventStore, SettlementStore store, Duration gapTimeout) {
+        this(eventStore, store, gapTimeout, null);
+    }
+
+    public SettlementProjection(EventStore eventStore, SettlementStore store, Duration gapTimeout,
+                                SessionViewCache cache) {
         this.eventStore = eventStore;
         this.store = store;
         this.gapTimeout = gapTimeout;
+        this.cache = cache;
     }
 
     @EventHandler
@@ -76,6 +86,11 @@ public class SettlementProjection {
 
     /** Derives and stores what one session event settles; also what a rebuild calls for each event. */
     public void handle(SessionEvent event, String eventId, long sequenceNumber, long position) {
+        if (cache != null) {
+            SessionViewCache.Transition transition = cache.transition(event, sequenceNumber, this::viewBefore);
+            store.save(SettlementRules.derive(event, transition.before(), transition.after(), eventId, position));
+            return;
+        }
         SessionView before = viewBefore(event.sessionId().value(), sequenceNumber);
         SessionView after = SessionViewFold.apply(before, event, sequenceNumber);
         store.save(SettlementRules.derive(event, before, after, eventId, position));

@@ -18,6 +18,10 @@ import io.paysession.api.session.SessionCreatedEvent;
 import io.paysession.api.session.SessionId;
 import io.paysession.api.session.SessionStatus;
 import io.paysession.api.session.view.SessionView;
+import io.paysession.api.session.view.SessionViewCache;
+import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -35,6 +39,14 @@ class SessionViewProjectionTest {
 
     private final InMemoryViews views = new InMemoryViews();
     private final SessionViewProjection projection = new SessionViewProjection(views);
+
+    /** Another test class of this JVM may have left a unit of work open on this thread: none of ours may nest in it. */
+    @BeforeEach
+    void noUnitOfWorkLeftOpen() {
+        while (CurrentUnitOfWork.isStarted()) {
+            CurrentUnitOfWork.get().rollback();
+        }
+    }
 
     @Test
     void eachEventIsFoldedIntoTheStoredViewAndAnsweredByTheQuery() {
@@ -69,6 +81,30 @@ class SessionViewProjectionTest {
         assertThat(projection.handle(new FindSessionQuery(SessionId.of("ps_404")))).isEmpty();
     }
 
+    @Test
+    void inACommandsUnitOfWorkTheViewIsWrittenWithoutBeingReadOnceTheCacheKnowsTheSession() {
+        SessionViewCache cache = new SessionViewCache();
+        SessionViewProjection cached = new SessionViewProjection(views, cache);
+        // a command's unit of work: its events, then (after the commit) the next command's
+        DefaultUnitOfWork.startAndGet(null).execute(() -> {
+            cached.on(new SessionCreatedEvent(SESSION, "shop", ApiVersion.V2, PaymentData.EMPTY, null, T0), 0);
+            cached.on(started(), 1);
+        });
+        DefaultUnitOfWork.startAndGet(null).execute(() ->
+                cached.on(new PaymentReadyToConfirmEvent(SESSION, PAYMENT, T0.plusSeconds(2)), 2));
+
+        assertThat(views.reads).isZero();
+        assertThat(views.writes).isEqualTo(3);
+        assertThat(views.find(SESSION.value()).orElseThrow().nextAction()).isEqualTo(NextAction.CONFIRM);
+        assertThat(cache.latestCommitted(SESSION.value()).orElseThrow().version()).isEqualTo(2);
+
+        // a unit of work that rolls back leaves the cache as it was: the next one reads the stored view
+        DefaultUnitOfWork<?> failing = DefaultUnitOfWork.startAndGet(null);
+        cached.on(new PaymentReadyToConfirmEvent(SESSION, PAYMENT, T0.plusSeconds(3)), 3);
+        failing.rollback();
+        assertThat(cache.latestCommitted(SESSION.value()).orElseThrow().version()).isEqualTo(2);
+    }
+
     private static PaymentStartedEvent started() {
         PaymentData data = new PaymentData(new CardMethod("card_1", "visa", "424242", "4242"),
                 Money.of(500, "eur"), JsonNodeFactory.instance.objectNode().put("reference", "c1"),
@@ -80,9 +116,11 @@ class SessionViewProjectionTest {
     private static final class InMemoryViews implements SessionViewRepository {
         private final Map<String, SessionView> byId = new HashMap<>();
         private int writes;
+        private int reads;
 
         @Override
         public Optional<SessionView> find(String sessionId) {
+            reads++;
             return Optional.ofNullable(byId.get(sessionId));
         }
 

@@ -119,6 +119,12 @@ public class WebhookDispatcher implements SmartLifecycle {
         return running;
     }
 
+    /** A node with {@code payments.webhooks.dispatch=false} writes the outbox but sends nothing. */
+    @Override
+    public boolean isAutoStartup() {
+        return properties.dispatch();
+    }
+
     /** Look at the outbox now rather than at the next poll. */
     public void wakeUp() {
         if (wakeUps.availablePermits() == 0) {

@@ -32,6 +32,9 @@ import java.util.Objects;
  *                                         fill the pool; at most max-concurrent-deliveries minus
  *                                         max-concurrent-deliveries-per-partner (less is used if configured higher)
  * @param circuitBreaker                   per partner endpoint: when to stop sending to it, and for how long
+ * @param dispatch                         whether this node sends webhooks; a node with {@code false} still writes
+ *                                         notifications to the outbox with their events, and leaves sending them to
+ *                                         the nodes that dispatch
  */
 @ConfigurationProperties("payments.webhooks")
 public record WebhookProperties(@DefaultValue("10s") Duration initialRetryInterval,
@@ -47,7 +50,8 @@ public record WebhookProperties(@DefaultValue("10s") Duration initialRetryInterv
                                 @DefaultValue("100") int batchSize,
                                 @DefaultValue List<String> allowedNetworks,
                                 @DefaultValue("8") int reservedDeliveries,
-                                @DefaultValue CircuitBreaker circuitBreaker) {
+                                @DefaultValue CircuitBreaker circuitBreaker,
+                                @DefaultValue("true") boolean dispatch) {
 
     /**
      * {@code payments.webhooks.circuit-breaker.*}: after {@code failureThreshold} failed attempts in a row

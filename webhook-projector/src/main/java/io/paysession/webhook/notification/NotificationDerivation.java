@@ -2,6 +2,7 @@ package io.paysession.webhook.notification;
 
 import io.paysession.api.session.SessionEvent;
 import io.paysession.api.session.view.SessionView;
+import io.paysession.api.session.view.SessionViewCache;
 import io.paysession.api.session.view.SessionViewFold;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.TrackedEventMessage;
@@ -23,9 +24,16 @@ import java.util.UUID;
 public final class NotificationDerivation {
 
     private final EventStore eventStore;
+    private final SessionViewCache cache;
 
     public NotificationDerivation(EventStore eventStore) {
+        this(eventStore, null);
+    }
+
+    /** With {@code cache}, the session before an event is folded again from the store only when it is not known. */
+    public NotificationDerivation(EventStore eventStore, SessionViewCache cache) {
         this.eventStore = eventStore;
+        this.cache = cache;
     }
 
     /** The notification {@code message} gives, seeing the session as it was just before it. */
@@ -34,6 +42,11 @@ public final class NotificationDerivation {
             return Optional.empty();
         }
         long sequence = message.getSequenceNumber();
+        if (cache != null) {
+            SessionViewCache.Transition transition = cache.transition(event, sequence, this::viewBefore);
+            return notification(event, transition.before(), transition.after(), message.getIdentifier(), sequence,
+                    globalIndex(message));
+        }
         SessionView before = viewBefore(event.sessionId().value(), sequence);
         return next(before, event, message);
     }
@@ -66,7 +79,12 @@ public final class NotificationDerivation {
         if (!NotificationRules.mayNotifyOn(event)) {
             return Optional.empty();
         }
-        SessionView after = SessionViewFold.apply(before, event, sequence);
+        return notification(event, before, SessionViewFold.apply(before, event, sequence), eventIdentifier, sequence,
+                globalIndex);
+    }
+
+    private static Optional<NewNotification> notification(SessionEvent event, SessionView before, SessionView after,
+                                                          String eventIdentifier, long sequence, Long globalIndex) {
         return NotificationRules.typeFor(event, before, after).map(type -> new NewNotification(
                 notificationId(eventIdentifier, type),
                 after.id(),
@@ -74,7 +92,8 @@ public final class NotificationDerivation {
                 type,
                 WebhookBody.render(type, after),
                 sequence,
-                globalIndex));
+                globalIndex,
+                eventIdentifier));
     }
 
     /** The session as it was before {@code sequence}, read from sequence 0 rather than from a snapshot. */

@@ -3,18 +3,22 @@ package io.paysession.webhook.notification;
 import io.paysession.api.partner.PartnerRegisteredEvent;
 import io.paysession.api.partner.PartnerUpdatedEvent;
 import io.paysession.api.session.SessionEvent;
+import io.paysession.api.session.view.SessionViewCache;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.GapAwareTrackingToken;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
  * Session events to webhook notifications in the outbox, and partner events to webhook endpoints.
- * A webhook shows the session exactly as it was at its event, folded from the event store, so a
- * lagging or replaying processor still sends what the partner would have seen at that moment.
+ * A webhook shows the session exactly as it was at its event (folded from the event store when the
+ * {@link SessionViewCache} does not know the session just before it), so what is sent is what the partner
+ * would have seen at that moment. Its processor is subscribing ({@code WebhookConfiguration}): a notification
+ * is written in the transaction that stores its event, so it exists exactly when its event does.
  */
 @Component
 @ProcessingGroup(WebhookNotificationProjection.PROCESSING_GROUP)
@@ -26,7 +30,12 @@ public class WebhookNotificationProjection {
     private final NotificationOutbox outbox;
 
     public WebhookNotificationProjection(EventStore eventStore, NotificationOutbox outbox) {
-        this.derivation = new NotificationDerivation(eventStore);
+        this(eventStore, outbox, null);
+    }
+
+    @Autowired
+    public WebhookNotificationProjection(EventStore eventStore, NotificationOutbox outbox, SessionViewCache cache) {
+        this.derivation = new NotificationDerivation(eventStore, cache);
         this.outbox = outbox;
     }
 
@@ -45,8 +54,7 @@ public class WebhookNotificationProjection {
             return notification;
         }
         Long own = outbox.positionOfEvent(message.getIdentifier());
-        return own == null ? notification : new NewNotification(notification.id(), notification.sessionId(),
-                notification.project(), notification.type(), notification.body(), notification.sessionSequence(), own);
+        return own == null ? notification : notification.at(own);
     }
 
     @EventHandler

@@ -12,8 +12,9 @@ import java.time.Duration;
  * The webhook outbox rebuilt with {@link NotificationDerivation} into {@code webhook_notification_rebuild}, a
  * table made like the outbox of this module's migrations and written with the outbox's own insert. Compared
  * are each notification's id, session, type, body (the exact bytes signed), session sequence and event
- * position; delivery state and attempts are history, not a projection of events. The live outbox is written by
- * a tracking processor, so a difference is looked at again for up to 30 s before it counts.
+ * position; delivery state and attempts are history, not a projection of events. The live outbox is written in
+ * each event's own transaction; a difference is still looked at again for up to 30 s before it counts (an outbox
+ * upgraded from the tracking processor of earlier versions catches up at start).
  */
 public class WebhookOutboxRebuild implements ProjectionRebuild {
 
@@ -23,6 +24,7 @@ public class WebhookOutboxRebuild implements ProjectionRebuild {
 
     private final JdbcTemplate jdbc;
     private final String insert = NotificationOutbox.insertInto(TABLE);
+    private final String insertLookingUp = NotificationOutbox.insertLookingUpPositionInto(TABLE);
     private final Clock clock = Clock.systemUTC();
     private final Duration catchUp;
 
@@ -54,7 +56,8 @@ public class WebhookOutboxRebuild implements ProjectionRebuild {
     @Override
     public void apply(ReplayedEvent replayed) {
         NotificationDerivation.derive(replayed.before(), replayed.event(), replayed.eventId(), replayed.sequence(),
-                replayed.globalIndex()).ifPresent(notification -> NotificationOutbox.insert(jdbc, insert, notification, clock));
+                replayed.globalIndex()).ifPresent(notification -> NotificationOutbox.insert(jdbc, insert, insertLookingUp,
+                notification, clock));
     }
 
     @Override

@@ -264,7 +264,7 @@ class WebhookAdministrationTest {
         WebhookProperties properties = new WebhookProperties(Duration.ofMillis(100), 2, Duration.ofMillis(400),
                 retryWindow, Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(50), 8, 4,
                 Duration.ofSeconds(10), 100, List.of("127.0.0.0/8"), 8,
-                new WebhookProperties.CircuitBreaker(5, Duration.ofMillis(200), 2, Duration.ofSeconds(1)));
+                new WebhookProperties.CircuitBreaker(5, Duration.ofMillis(200), 2, Duration.ofSeconds(1)), true);
         WebhookDispatcher dispatcher = new WebhookDispatcher(new DeliveryStore(DB.jdbc(), DB.transactionManager()),
                 new WebhookSender(SIGNER, properties, new WebhookDestinations(properties.allowedNetworks(), url -> false,
                         InetAddress::getAllByName)), properties, new WebhookMetrics(meters));

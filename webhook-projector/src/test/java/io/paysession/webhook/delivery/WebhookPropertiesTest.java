@@ -52,12 +52,13 @@ class WebhookPropertiesTest {
                 Map.entry("circuit-breaker.failure-threshold", "3"),
                 Map.entry("circuit-breaker.open-interval", "2s"),
                 Map.entry("circuit-breaker.open-multiplier", "3"),
-                Map.entry("circuit-breaker.max-open-interval", "1m")));
+                Map.entry("circuit-breaker.max-open-interval", "1m"),
+                Map.entry("dispatch", "false")));
 
         assertThat(properties).isEqualTo(new WebhookProperties(Duration.ofSeconds(1), 3, Duration.ofSeconds(5),
                 Duration.ofSeconds(30), Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(20), 4, 2,
                 Duration.ofSeconds(3), 10, List.of("127.0.0.0/8", "::1/128"), 1,
-                new WebhookProperties.CircuitBreaker(3, Duration.ofSeconds(2), 3, Duration.ofMinutes(1))));
+                new WebhookProperties.CircuitBreaker(3, Duration.ofSeconds(2), 3, Duration.ofMinutes(1)), false));
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.paysession.api.partner.PartnerSettings;
 import io.paysession.api.partner.PartnerUpdatedEvent;
 import io.paysession.api.session.ApiVersion;
 import io.paysession.api.session.SessionEvent;
+import io.paysession.api.session.view.SessionViewCache;
 import io.paysession.webhook.WebhookConfiguration;
 import io.paysession.webhook.testing.SampleSession;
 import io.paysession.webhook.testing.TestDatabase;
@@ -22,7 +23,7 @@ import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventhandling.GenericTrackedDomainEventMessage;
 import org.axonframework.eventhandling.GlobalSequenceTrackingToken;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
-import org.axonframework.eventhandling.TrackingEventProcessor;
+import org.axonframework.eventhandling.SubscribingEventProcessor;
 import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
 import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageEngine;
 import org.junit.jupiter.api.AfterEach;
@@ -158,32 +159,42 @@ class WebhookNotificationProjectionTest {
     }
 
     @Test
-    void aTrackingProcessorThatPropagatesErrorsFeedsTheOutboxFromTheEventStore() {
+    void aSubscribingProcessorThatPropagatesErrorsWritesTheOutboxAsTheEventsArePublishedWithTheirPositions() {
         // false: no service-loaded modules, so no attempt to reach an Axon Server
         Configurer configurer = DefaultConfigurer.defaultConfiguration(false)
                 .configureEmbeddedEventStore(configuration -> new InMemoryEventStorageEngine());
         new WebhookConfiguration().webhookNotificationsProcessor().configureModule(configurer);
         configurer.eventProcessing().registerEventHandler(
-                configuration -> new WebhookNotificationProjection(configuration.eventStore(), outbox));
+                configuration -> new WebhookNotificationProjection(configuration.eventStore(), outbox,
+                        new SessionViewCache()));
         Configuration axon = configurer.start();
         try {
             assertThat(axon.eventProcessingConfiguration().eventProcessor(WebhookNotificationProjection.PROCESSING_GROUP))
-                    .get().isInstanceOf(TrackingEventProcessor.class);
+                    .get().isInstanceOf(SubscribingEventProcessor.class);
             assertThat(axon.eventProcessingConfiguration()
                     .listenerInvocationErrorHandler(WebhookNotificationProjection.PROCESSING_GROUP))
                     .isSameAs(PropagatingErrorHandler.instance());
+            List<DomainEventMessage<?>> events = messages(session.created(ApiVersion.V1), session.paymentStarted(),
+                    session.readyToConfirm(), session.confirmed(), session.succeeded());
+            // the positions the JDBC event store gives, in the table the outbox reads them from
+            DB.jdbc().execute("CREATE TABLE IF NOT EXISTS domain_event_entry"
+                    + " (global_index bigint PRIMARY KEY, event_identifier varchar(255) NOT NULL UNIQUE)");
+            DB.jdbc().update("DELETE FROM domain_event_entry");
+            for (int i = 0; i < events.size(); i++) {
+                DB.jdbc().update("INSERT INTO domain_event_entry VALUES (?, ?)", 700L + i, events.get(i).getIdentifier());
+            }
 
-            axon.eventStore().publish(messages(session.created(ApiVersion.V1), session.paymentStarted(),
-                    session.readyToConfirm(), session.confirmed(), session.succeeded()));
+            axon.eventStore().publish(events);
             axon.eventStore().publish(new GenericDomainEventMessage<>("Partner", "partner:shop", 0,
                     new PartnerRegisteredEvent(PartnerId.of("shop"), settings("https://shop.example/hooks"), Instant.now())));
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> rows().size() == 2
-                    && DB.jdbc().queryForObject("SELECT count(*) FROM webhook_endpoint", Integer.class) == 1);
+            // written before publish returned: in the publishing unit of work, no processor lag
             assertThat(rows()).extracting(Row::type).containsExactly("ready_to_confirm", "payment_finished");
-            assertThat(rows()).extracting(Row::eventGlobalIndex).doesNotContainNull();
+            assertThat(rows()).extracting(Row::eventGlobalIndex).containsExactly(702L, 704L);
+            assertThat(DB.jdbc().queryForObject("SELECT count(*) FROM webhook_endpoint", Integer.class)).isEqualTo(1);
         } finally {
             axon.shutdown();
+            DB.jdbc().execute("DROP TABLE IF EXISTS domain_event_entry");
         }
     }
 
