@@ -20,8 +20,18 @@ public interface ProjectionRebuild {
     /** Creates the fresh tables, empty, with the live tables' definition. */
     void createFreshTables();
 
-    /** Applies one stored session event to the fresh tables, with the projection's own code. */
+    /**
+     * Applies one stored session event to the fresh tables, with the projection's own code. Events come session by
+     * session, each session's in its order; a session's events may be split over two pages.
+     */
     void apply(ReplayedEvent event);
+
+    /**
+     * Called after each page of events (at most 1,000), in the page's transaction: a rebuild that keeps what it
+     * derives in memory writes it here, in batches, so that memory stays the size of a page.
+     */
+    default void endOfPage() {
+    }
 
     /**
      * Compares the fresh tables with the live ones up to {@code position}, the last position the rebuild applied;

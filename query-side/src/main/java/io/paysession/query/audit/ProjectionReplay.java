@@ -11,15 +11,14 @@ import org.springframework.transaction.support.TransactionOperations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Rebuilds projections from the event store into fresh tables, with the projections' own code, while the
  * service keeps serving; then compares them with the live tables. Each module rebuilds its own projections
- * ({@link ProjectionRebuild}); the replay reads the store once up to the position it started at, folds each
- * session and hands every event to each rebuild asked for. Live rows that moved on since are not
+ * ({@link ProjectionRebuild}); the replay reads the store once up to the position it started at, session by
+ * session (so it holds one session at a time, whatever the store's size), folds each session and hands every
+ * event to each rebuild asked for, then tells each the page is done. Live rows that moved on since are not
  * differences, and a live projection that lags is waited for.
  */
 public class ProjectionReplay {
@@ -73,26 +72,33 @@ public class ProjectionReplay {
             rebuild.dropFreshTables();
             rebuild.createFreshTables();
         }
-        Map<String, SessionView> folded = new HashMap<>();
+        // one session at a time: the events come session by session, so only the session being read is held
+        String[] session = {null};
+        SessionView[] view = {null};
         long started = System.nanoTime();
         long[] done = {0, started};
-        events.forEachPage(position, page -> transactions.executeWithoutResult(transaction -> {
+        events.forEachPageByAggregate(position, page -> transactions.executeWithoutResult(transaction -> {
             for (StoredEvents.StoredEvent stored : page) {
                 done[0]++;
                 if (System.nanoTime() - done[1] > 1_000_000_000L) {
                     done[1] = System.nanoTime();
                     progress.report(done[0], total, Duration.ofNanos(done[1] - started));
                 }
+                if (!stored.aggregateId().equals(session[0])) {
+                    session[0] = stored.aggregateId();
+                    view[0] = null;
+                }
                 if (!(events.payload(stored) instanceof SessionEvent event)) {
                     continue;
                 }
-                SessionView before = folded.get(stored.aggregateId());
+                SessionView before = view[0];
                 SessionView after = SessionViewFold.apply(before, event, stored.sequence());
-                folded.put(stored.aggregateId(), after);
+                view[0] = after;
                 ReplayedEvent replayed = new ReplayedEvent(event, before, after, stored.eventId(), stored.sequence(),
                         stored.globalIndex());
                 selected.forEach(rebuild -> rebuild.apply(replayed));
             }
+            selected.forEach(ProjectionRebuild::endOfPage);
         }));
         progress.report(done[0], total, Duration.ofNanos(System.nanoTime() - started));
         List<Result> results = new ArrayList<>();

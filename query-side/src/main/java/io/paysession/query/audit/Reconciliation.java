@@ -81,31 +81,41 @@ public class Reconciliation {
         return fold(project, position).report(project, from, to, position);
     }
 
-    /** Every settled operation and failure of the project's sessions, from the event store up to {@code position}. */
+    /**
+     * Every settled operation and failure of the project's sessions, from the event store up to {@code position},
+     * read session by session: one session is held at a time, whatever the store's size (the report sorts what it
+     * lists, so the reading order does not show).
+     */
     private Ledger fold(String project, long position) {
-        Map<String, SessionView> views = new HashMap<>();
-        Set<String> others = new HashSet<>();
+        String[] session = {null};
+        SessionView[] view = {null};
+        boolean[] other = {false};
         List<SettlementEntry> entries = new ArrayList<>();
         List<FailedOperation> failures = new ArrayList<>();
-        events.forEach(position, stored -> {
-            if (others.contains(stored.aggregateId()) || !stored.aggregateId().startsWith("ps_")) {
+        events.forEachPageByAggregate(position, page -> page.forEach(stored -> {
+            if (!stored.aggregateId().startsWith("ps_")) {
                 return;
             }
-            if (!(events.payload(stored) instanceof SessionEvent event)) {
+            if (!stored.aggregateId().equals(session[0])) {
+                session[0] = stored.aggregateId();
+                view[0] = null;
+                other[0] = false;
+            }
+            if (other[0] || !(events.payload(stored) instanceof SessionEvent event)) {
                 return;
             }
             if (event instanceof SessionCreatedEvent created && !created.project().equals(project)) {
-                others.add(stored.aggregateId());
+                other[0] = true;
                 return;
             }
-            SessionView before = views.get(stored.aggregateId());
+            SessionView before = view[0];
             SessionView after = SessionViewFold.apply(before, event, stored.sequence());
-            views.put(stored.aggregateId(), after);
+            view[0] = after;
             SettlementRules.Derived derived = SettlementRules.derive(event, before, after, stored.eventId(),
                     stored.globalIndex());
             entries.addAll(derived.entries());
             failures.addAll(derived.failures());
-        });
+        }));
         return new Ledger(entries, failures);
     }
 

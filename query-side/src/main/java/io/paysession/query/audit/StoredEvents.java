@@ -74,6 +74,29 @@ public class StoredEvents {
         }
     }
 
+    /**
+     * Every event up to {@code upTo}, session by session (each aggregate's events in their order, the aggregates in
+     * the order of their ids), a page (at most 1,000 events) at a time: a reader that folds each session holds one
+     * session at a time, not every session of the store. Read along the store's unique (aggregate, sequence) index.
+     */
+    public void forEachPageByAggregate(long upTo, Consumer<List<StoredEvent>> consumer) {
+        String afterAggregate = "";
+        long afterSequence = -1;
+        while (true) {
+            List<StoredEvent> page = jdbc.query("select * from domain_event_entry"
+                    + " where (aggregate_identifier, sequence_number) > (?, ?) and global_index <= ?"
+                    + " order by aggregate_identifier, sequence_number limit " + PAGE, (row, index) -> read(row),
+                    afterAggregate, afterSequence, upTo);
+            consumer.accept(page);
+            if (page.size() < PAGE) {
+                return;
+            }
+            StoredEvent last = page.get(page.size() - 1);
+            afterAggregate = last.aggregateId();
+            afterSequence = last.sequence();
+        }
+    }
+
     public Object payload(StoredEvent event) {
         return serializer.deserialize(new SimpleSerializedObject<>(event.payload(), byte[].class,
                 new SimpleSerializedType(event.payloadType(), event.payloadRevision())));

@@ -9,6 +9,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 import java.sql.Timestamp;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -43,12 +44,26 @@ public class JdbcSessionViewRepository implements SessionViewRepository {
 
     @Override
     public void save(SessionView view) {
-        jdbc.update("insert into " + table + " (session_id, project, api_version, status, version, view, created_at,"
-                        + " updated_at) values (?, ?, ?, ?, ?, cast(? as jsonb), ?, ?) on conflict (session_id) do update"
-                        + " set status = excluded.status, version = excluded.version, view = excluded.view,"
-                        + " updated_at = excluded.updated_at where " + table + ".version < excluded.version",
-                view.id(), view.project(), view.apiVersion().pathSegment(), view.status().wireName(), view.version(),
-                write(view), Timestamp.from(view.createdAt()), Timestamp.from(view.updatedAt()));
+        jdbc.update(upsert(), row(view));
+    }
+
+    /** {@link #save} of each view, sent as one JDBC batch. */
+    public void saveAll(Collection<SessionView> views) {
+        if (!views.isEmpty()) {
+            jdbc.batchUpdate(upsert(), views.stream().map(this::row).toList());
+        }
+    }
+
+    private String upsert() {
+        return "insert into " + table + " (session_id, project, api_version, status, version, view, created_at,"
+                + " updated_at) values (?, ?, ?, ?, ?, cast(? as jsonb), ?, ?) on conflict (session_id) do update"
+                + " set status = excluded.status, version = excluded.version, view = excluded.view,"
+                + " updated_at = excluded.updated_at where " + table + ".version < excluded.version";
+    }
+
+    private Object[] row(SessionView view) {
+        return new Object[] {view.id(), view.project(), view.apiVersion().pathSegment(), view.status().wireName(),
+                view.version(), write(view), Timestamp.from(view.createdAt()), Timestamp.from(view.updatedAt())};
     }
 
     private SessionView read(String text) {

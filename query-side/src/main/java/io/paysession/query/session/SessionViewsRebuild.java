@@ -3,23 +3,31 @@ package io.paysession.query.session;
 import io.paysession.api.projection.ProjectionRebuild;
 import io.paysession.api.projection.RebuildDifferences;
 import io.paysession.api.projection.ReplayedEvent;
+import io.paysession.api.session.view.SessionView;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
- * The session views rebuilt by {@link SessionViewProjection} into {@code session_view_rebuild} (made like
- * {@code session_view}) and compared row by row: a live row whose version moved past the rebuild (the session
- * went on during the replay) is counted as moved on, not as a difference.
+ * The session views rebuilt into {@code session_view_rebuild} (made like {@code session_view}) as the projection
+ * makes them: the replay's fold ({@code SessionViewFold}, the projection's) and the projection's repository
+ * ({@link JdbcSessionViewRepository}), each session's view written once per page of events (in one JDBC batch)
+ * rather than read and written at each event. Compared row by row: a live row whose version moved past the rebuild
+ * (the session went on during the replay) is counted as moved on, not as a difference.
  */
 public class SessionViewsRebuild implements ProjectionRebuild {
 
     static final String TABLE = "session_view_rebuild";
 
     private final JdbcTemplate jdbc;
-    private final SessionViewProjection views;
+    private final JdbcSessionViewRepository views;
+    /** The page's sessions as its events left them; written at the end of the page. */
+    private final Map<String, SessionView> page = new LinkedHashMap<>();
 
     public SessionViewsRebuild(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
-        this.views = new SessionViewProjection(new JdbcSessionViewRepository(jdbc, TABLE));
+        this.views = new JdbcSessionViewRepository(jdbc, TABLE);
     }
 
     @Override
@@ -34,12 +42,19 @@ public class SessionViewsRebuild implements ProjectionRebuild {
 
     @Override
     public void createFreshTables() {
+        page.clear();
         jdbc.execute("create table " + TABLE + " (like session_view including all)");
     }
 
     @Override
     public void apply(ReplayedEvent replayed) {
-        views.on(replayed.event(), replayed.sequence());
+        page.put(replayed.after().id(), replayed.after());
+    }
+
+    @Override
+    public void endOfPage() {
+        views.saveAll(page.values());
+        page.clear();
     }
 
     @Override

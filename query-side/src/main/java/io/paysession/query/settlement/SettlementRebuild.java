@@ -7,6 +7,8 @@ import io.paysession.api.settlement.SettlementRules;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The reconciliation read model rebuilt with {@link SettlementRules} into a {@link SettlementStore} of prefix
@@ -26,6 +28,8 @@ public class SettlementRebuild implements ProjectionRebuild {
     private final JdbcTemplate jdbc;
     private final SettlementStore rebuilt;
     private final SettlementStore live;
+    private final List<SettlementRules.Derived> page = new ArrayList<>();
+    private long highest = -1;
 
     public SettlementRebuild(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
@@ -47,6 +51,8 @@ public class SettlementRebuild implements ProjectionRebuild {
 
     @Override
     public void createFreshTables() {
+        page.clear();
+        highest = -1;
         for (String table : TABLES) {
             jdbc.execute("create table " + PREFIX + "_" + table + " (like settlement_" + table + " including all)");
         }
@@ -54,9 +60,22 @@ public class SettlementRebuild implements ProjectionRebuild {
 
     @Override
     public void apply(ReplayedEvent replayed) {
-        rebuilt.save(SettlementRules.derive(replayed.event(), replayed.before(), replayed.after(), replayed.eventId(),
-                replayed.globalIndex()));
-        rebuilt.advanceTo(replayed.globalIndex());
+        SettlementRules.Derived derived = SettlementRules.derive(replayed.event(), replayed.before(), replayed.after(),
+                replayed.eventId(), replayed.globalIndex());
+        if (!derived.entries().isEmpty() || !derived.failures().isEmpty()) {
+            page.add(derived);
+        }
+        highest = Math.max(highest, replayed.globalIndex());
+    }
+
+    /** The page's entries and failures in a batch each, and the highest position seen so far. */
+    @Override
+    public void endOfPage() {
+        rebuilt.saveAll(page);
+        page.clear();
+        if (highest >= 0) {
+            rebuilt.advanceTo(highest);
+        }
     }
 
     @Override

@@ -8,6 +8,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import java.sql.Date;
 import java.time.Duration;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SortedSet;
 import java.util.regex.Pattern;
@@ -36,21 +37,38 @@ public class SettlementStore {
     }
 
     public void save(SettlementRules.Derived derived) {
-        for (SettlementEntry entry : derived.entries()) {
-            jdbc.update("insert into " + prefix + "_entry (entry_id, project, day, currency, method, operation, "
-                            + "session_id, operation_id, gross, fee, net, global_index) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                            + "on conflict (entry_id) do nothing",
-                    entry.entryId(), entry.project(), Date.valueOf(entry.day()), entry.currency(), entry.method(),
-                    entry.operation().wireName(), entry.sessionId(), entry.operationId(), entry.gross(), entry.fee(),
-                    entry.net(), entry.globalIndex());
+        saveAll(List.of(derived));
+    }
+
+    /** {@link #save} of each, the entries and the failures each sent as one JDBC batch. */
+    public void saveAll(List<SettlementRules.Derived> derived) {
+        List<Object[]> entries = new ArrayList<>();
+        List<Object[]> failures = new ArrayList<>();
+        for (SettlementRules.Derived one : derived) {
+            for (SettlementEntry entry : one.entries()) {
+                entries.add(new Object[] {entry.entryId(), entry.project(), Date.valueOf(entry.day()), entry.currency(),
+                        entry.method(), entry.operation().wireName(), entry.sessionId(), entry.operationId(),
+                        entry.gross(), entry.fee(), entry.net(), entry.globalIndex()});
+            }
+            for (FailedOperation failure : one.failures()) {
+                failures.add(new Object[] {failure.entryId(), failure.project(), Date.valueOf(failure.day()),
+                        failure.method(), failure.operation(), failure.sessionId(), failure.operationId(),
+                        failure.currency(), failure.amount(), failure.errorCode(), failure.globalIndex()});
+            }
         }
-        for (FailedOperation failure : derived.failures()) {
-            jdbc.update("insert into " + prefix + "_failure (entry_id, project, day, method, operation, session_id, "
-                            + "operation_id, currency, amount, error_code, global_index) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                            + "on conflict (entry_id) do nothing",
-                    failure.entryId(), failure.project(), Date.valueOf(failure.day()), failure.method(),
-                    failure.operation(), failure.sessionId(), failure.operationId(), failure.currency(),
-                    failure.amount(), failure.errorCode(), failure.globalIndex());
+        write("insert into " + prefix + "_entry (entry_id, project, day, currency, method, operation, "
+                + "session_id, operation_id, gross, fee, net, global_index) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                + "on conflict (entry_id) do nothing", entries);
+        write("insert into " + prefix + "_failure (entry_id, project, day, method, operation, session_id, "
+                + "operation_id, currency, amount, error_code, global_index) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                + "on conflict (entry_id) do nothing", failures);
+    }
+
+    private void write(String sql, List<Object[]> rows) {
+        if (rows.size() == 1) {
+            jdbc.update(sql, rows.get(0));
+        } else if (!rows.isEmpty()) {
+            jdbc.batchUpdate(sql, rows);
         }
     }
 

@@ -124,6 +124,20 @@ public class NotificationOutbox {
                 now);
     }
 
+    /**
+     * Inserts notifications whose positions are known, pending and due now, with an {@link #insertInto} statement,
+     * in one JDBC batch (a rebuild's page).
+     */
+    static void insertAll(JdbcTemplate jdbc, String insert, List<NewNotification> notifications, Clock clock) {
+        if (notifications.isEmpty()) {
+            return;
+        }
+        OffsetDateTime now = utc(WireFormat.now(clock));
+        jdbc.batchUpdate(insert, notifications.stream().map(notification -> new Object[] {notification.id(),
+                notification.sessionId(), notification.project(), notification.type().wireName(), notification.body(),
+                notification.sessionSequence(), notification.eventGlobalIndex(), now, now, now}).toList());
+    }
+
     public void saveEndpoint(String project, String url, Instant updatedAt) {
         jdbc.update(UPSERT_ENDPOINT, project, url, utc(updatedAt));
     }

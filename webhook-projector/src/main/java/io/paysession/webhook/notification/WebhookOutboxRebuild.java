@@ -7,6 +7,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The webhook outbox rebuilt with {@link NotificationDerivation} into {@code webhook_notification_rebuild}, a
@@ -24,8 +26,8 @@ public class WebhookOutboxRebuild implements ProjectionRebuild {
 
     private final JdbcTemplate jdbc;
     private final String insert = NotificationOutbox.insertInto(TABLE);
-    private final String insertLookingUp = NotificationOutbox.insertLookingUpPositionInto(TABLE);
     private final Clock clock = Clock.systemUTC();
+    private final List<NewNotification> page = new ArrayList<>();
     private final Duration catchUp;
 
     public WebhookOutboxRebuild(JdbcTemplate jdbc) {
@@ -50,14 +52,21 @@ public class WebhookOutboxRebuild implements ProjectionRebuild {
 
     @Override
     public void createFreshTables() {
+        page.clear();
         jdbc.execute("create table " + TABLE + " (like webhook_notification including all)");
     }
 
     @Override
     public void apply(ReplayedEvent replayed) {
         NotificationDerivation.derive(replayed.before(), replayed.event(), replayed.eventId(), replayed.sequence(),
-                replayed.globalIndex()).ifPresent(notification -> NotificationOutbox.insert(jdbc, insert, insertLookingUp,
-                notification, clock));
+                replayed.globalIndex()).ifPresent(page::add);
+    }
+
+    /** The page's notifications, with the outbox's own insert, in one batch. */
+    @Override
+    public void endOfPage() {
+        NotificationOutbox.insertAll(jdbc, insert, page, clock);
+        page.clear();
     }
 
     @Override

@@ -104,7 +104,7 @@ class WebhookOutboxRebuildTest {
                 "webhook " + removed + ": in the rebuild, not in the live table");
     }
 
-    /** What the replay does: fresh tables, every event with the session before and after it, the comparison. */
+    /** What the replay does: fresh tables, every event with the session before and after it, the page's end, the comparison. */
     private ProjectionRebuild.Comparison rebuildUpTo(long position) {
         rebuild.dropFreshTables();
         rebuild.createFreshTables();
@@ -116,6 +116,7 @@ class WebhookOutboxRebuildTest {
                     position(message)));
             before = after;
         }
+        rebuild.endOfPage();
         return rebuild.compareWithLive(position);
     }
 
