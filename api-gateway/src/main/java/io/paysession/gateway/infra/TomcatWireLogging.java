@@ -14,6 +14,8 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.core.Ordered;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Tomcat quotes what a client sent in its logs: the request line or header line it could not parse
@@ -63,24 +65,42 @@ public class TomcatWireLogging implements ApplicationListener<ApplicationEnviron
         }
     }
 
-    /** Denies what the wire loggers may not print; has no opinion on anything else. */
+    /**
+     * Denies what the wire loggers may not print; has no opinion on anything else. Logback asks a turbo filter at
+     * every level check of every logger (each {@code isDebugEnabled()}), so where a logger stands is worked out once
+     * per logger and kept.
+     */
     static final class NoWireBytes extends TurboFilter {
+
+        /** Where a logger stands: quoting client data, other wire code, or neither. */
+        private enum Kind { QUOTING, WIRE, OTHER }
+
+        private final Map<String, Kind> kinds = new ConcurrentHashMap<>();
+
         @Override
         public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params,
                                   Throwable t) {
             if (level == null || level.levelInt >= Level.WARN_INT) {
                 return FilterReply.NEUTRAL;
             }
-            String name = logger.getName();
-            if (within(name, QUOTING_LOGGERS) || (level.levelInt < Level.INFO_INT && within(name, WIRE_LOGGERS))) {
+            Kind kind = kinds.computeIfAbsent(logger.getName(), NoWireBytes::kindOf);
+            if (kind == Kind.QUOTING || (kind == Kind.WIRE && level.levelInt < Level.INFO_INT)) {
                 return FilterReply.DENY;
             }
             return FilterReply.NEUTRAL;
         }
 
+        private static Kind kindOf(String name) {
+            if (within(name, QUOTING_LOGGERS)) {
+                return Kind.QUOTING;
+            }
+            return within(name, WIRE_LOGGERS) ? Kind.WIRE : Kind.OTHER;
+        }
+
         private static boolean within(String name, List<String> loggers) {
             for (String logger : loggers) {
-                if (name.equals(logger) || name.startsWith(logger + ".")) {
+                if (name.startsWith(logger)
+                        && (name.length() == logger.length() || name.charAt(logger.length()) == '.')) {
                     return true;
                 }
             }
