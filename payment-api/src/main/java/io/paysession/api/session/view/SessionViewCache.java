@@ -110,18 +110,6 @@ public final class SessionViewCache {
         return transition;
     }
 
-    /**
-     * The session as the running unit of work has left it so far, when it folded any of the session's events; for the
-     * answer to a command, read before the unit of work ends.
-     */
-    public Optional<SessionView> inUnitOfWork(String sessionId) {
-        if (!CurrentUnitOfWork.isStarted()) {
-            return Optional.empty();
-        }
-        Folded folded = CurrentUnitOfWork.get().root().getResource(resourceKey);
-        return folded == null ? Optional.empty() : Optional.ofNullable(folded.latest.get(sessionId));
-    }
-
     /** The committed view of the session at exactly {@code version}, if it is kept. */
     public Optional<SessionView> committedAt(String sessionId, long version) {
         SessionView[] kept = committed.getIfPresent(sessionId);
@@ -188,7 +176,10 @@ public final class SessionViewCache {
                     }
                     offer(transition.after());
                 }
-                answers.computeIfPresent(unit.getMessage().getIdentifier(), (command, none) -> Map.copyOf(created.latest));
+                if (unit.getMessage() != null) {
+                    answers.computeIfPresent(unit.getMessage().getIdentifier(),
+                            (command, none) -> Map.copyOf(created.latest));
+                }
             });
             return created;
         });
