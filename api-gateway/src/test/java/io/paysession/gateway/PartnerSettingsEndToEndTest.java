@@ -77,6 +77,29 @@ class PartnerSettingsEndToEndTest extends EndToEndTestBase {
         assertThat(largest.body().path("partner").path("fees").path("fixed").asLong()).isEqualTo(MAX_AMOUNT);
     }
 
+    /**
+     * The signed requests' look-up keeps a partner for a second (PartnerDirectory): a key changed through this node's
+     * admin API still takes effect at the very next request, the old key refused and the new one accepted.
+     */
+    @Test
+    void aRotatedKeyTakesEffectAtTheNextRequestThoughThePartnerWasJustLookedUp() {
+        TestPartner partner = registeredPartner("rotating");
+        ObjectNode status = JsonNodeFactory.instance.objectNode().put("session_id", "ps_1");
+        // a signed request just before the change: the partner, with its old key, is now kept for a second
+        assertThat(partner.post("/api/v1/session/status", status).status()).isNotEqualTo(401);
+        TestPartner rotated = TestPartner.withKeys(partner.project(), TestPartner.newKeyPair()).at(baseUrl());
+
+        Answer updated = admin("PUT", "/admin/v1/partners/" + partner.project(),
+                JsonNodeFactory.instance.objectNode().put("public_key", rotated.publicKeyPem()).toString(),
+                TestServiceProperties.ADMIN_TOKEN);
+        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+
+        Answer withOldKey = partner.post("/api/v1/session/status", status);
+        assertThat(withOldKey.status()).as(withOldKey.toString()).isEqualTo(401);
+        assertThat(withOldKey.errorCode()).isEqualTo("authentication_error");
+        assertThat(rotated.post("/api/v1/session/status", status).status()).isNotEqualTo(401);
+    }
+
     @Test
     void aPaymentSmallerThanItsFixedFeeIsPaidWithANegativeNet() {
         TestPartner partner = registeredPartner("small-payment"); // 2.5 % + 30
