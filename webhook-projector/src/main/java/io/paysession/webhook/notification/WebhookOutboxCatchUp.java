@@ -23,9 +23,10 @@ import java.util.concurrent.TimeUnit;
  * The upgrade from a tracking {@code webhook-notifications} processor (before issue 17) to the subscribing one: a
  * store that still holds that processor's tokens may hold events it had not turned into notifications when the old
  * version stopped. At start, those events (from the lowest of its tokens to the head of the store) are derived into
- * the outbox, exactly as the processor would have (the insert skips a notification already there: same ids), and the
- * tokens are deleted, so it happens once. A store without those tokens (every store created since) costs one query.
- * Every node of a cluster must run the new version: an old node would keep deriving behind this one's back.
+ * the outbox by the projection's own handlers, as the processor would have (outside a unit of work they fold the
+ * session from the store, and the event's position comes from its token; the insert skips a notification already
+ * there: same ids), and the tokens are deleted, so it happens once. A store without those tokens (every store created
+ * since) costs one query. Every node of a cluster must run the new version: an old node would keep deriving behind this one's back.
  */
 @Component
 public class WebhookOutboxCatchUp {
@@ -34,14 +35,14 @@ public class WebhookOutboxCatchUp {
 
     private final TokenStore tokens;
     private final EventStore eventStore;
-    private final NotificationOutbox outbox;
+    private final WebhookNotificationProjection projection;
     private final TransactionTemplate transactions;
 
-    public WebhookOutboxCatchUp(TokenStore tokens, EventStore eventStore, NotificationOutbox outbox,
+    public WebhookOutboxCatchUp(TokenStore tokens, EventStore eventStore, WebhookNotificationProjection projection,
                                 PlatformTransactionManager transactionManager) {
         this.tokens = tokens;
         this.eventStore = eventStore;
-        this.outbox = outbox;
+        this.projection = projection;
         this.transactions = new TransactionTemplate(transactionManager);
     }
 
@@ -52,7 +53,7 @@ public class WebhookOutboxCatchUp {
         if (segments == null || segments.length == 0) {
             return;
         }
-        long derived = transactions.execute(status -> {
+        long read = transactions.execute(status -> {
             TrackingToken from = null;
             boolean first = true;
             for (int segment : segments) {
@@ -66,34 +67,30 @@ public class WebhookOutboxCatchUp {
             }
             return count;
         });
-        log.info("Webhook outbox caught up with the events the former tracking processor had not handled: {} "
-                + "notifications derived, its {} tokens deleted", derived, segments.length);
+        log.info("Webhook outbox caught up with the events the former tracking processor had not handled: {} events "
+                + "read, its {} tokens deleted", read, segments.length);
     }
 
+    /** Hands each event from {@code from} to the projection's own handlers; the events read. */
     private long derive(TrackingToken from) {
-        NotificationDerivation derivation = new NotificationDerivation(eventStore);
-        long added = 0;
+        long read = 0;
         try (BlockingStream<TrackedEventMessage<?>> stream = eventStore.openStream(from)) {
             while (stream.hasNextAvailable(100, TimeUnit.MILLISECONDS)) {
                 TrackedEventMessage<?> message = stream.nextAvailable();
+                read++;
                 Object payload = message.getPayload();
                 if (payload instanceof SessionEvent event && message instanceof DomainEventMessage<?> domain) {
-                    Long position = outbox.positionOfEvent(domain.getIdentifier());
-                    added += derivation.of(event, domain)
-                            .map(notification -> position == null ? notification : notification.at(position))
-                            .filter(outbox::add).isPresent() ? 1 : 0;
+                    projection.on(event, domain);
                 } else if (payload instanceof PartnerRegisteredEvent registered) {
-                    outbox.saveEndpoint(registered.partnerId().project(), registered.settings().webhookUrl(),
-                            registered.registeredAt());
+                    projection.on(registered);
                 } else if (payload instanceof PartnerUpdatedEvent updated) {
-                    outbox.saveEndpoint(updated.partnerId().project(), updated.settings().webhookUrl(),
-                            updated.updatedAt());
+                    projection.on(updated);
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while catching the webhook outbox up", e);
         }
-        return added;
+        return read;
     }
 }
