@@ -6,7 +6,9 @@ import io.paysession.api.session.SessionEvent;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -44,6 +46,7 @@ public final class SessionViewCache {
     }
 
     private static final Map<String, SessionView> NOTHING_YET = Map.of();
+    private static final SessionView[] NONE = {};
 
     /** Versions kept per session: a projection that lags a few events behind the commands still finds its view. */
     static final int VERSIONS_KEPT = 8;
@@ -146,12 +149,7 @@ public final class SessionViewCache {
         return views == null ? Optional.empty() : Optional.ofNullable(views.get(sessionId));
     }
 
-    /** Keeps a view known to be committed, with the session's newest others (at most {@link #VERSIONS_KEPT}). */
-    public void offer(SessionView view) {
-        committed.asMap().merge(view.id(), new SessionView[] {view}, SessionViewCache::merged);
-    }
-
-    /** {@code kept} and {@code offered}, each sorted by version, merged: distinct versions, the newest ones. */
+    /** {@code kept} and {@code offered} merged: distinct versions, the newest {@link #VERSIONS_KEPT}, by version. */
     private static SessionView[] merged(SessionView[] kept, SessionView[] offered) {
         TreeMap<Long, SessionView> byVersion = new TreeMap<>();
         for (SessionView view : kept) {
@@ -170,12 +168,17 @@ public final class SessionViewCache {
         return root.getOrComputeResource(resourceKey, key -> {
             Folded created = new Folded();
             root.afterCommit(unit -> {
+                // each session's views of the unit (the one before its first event, then each event's), one merge each
+                Map<String, List<SessionView>> bySession = new HashMap<>();
                 for (Transition transition : created.transitions.values()) {
+                    List<SessionView> views = bySession.computeIfAbsent(transition.after().id(), id -> new ArrayList<>());
                     if (transition.before() != null) {
-                        offer(transition.before());
+                        views.add(transition.before());
                     }
-                    offer(transition.after());
+                    views.add(transition.after());
                 }
+                bySession.forEach((sessionId, views) -> committed.asMap().merge(sessionId,
+                        merged(NONE, views.toArray(SessionView[]::new)), SessionViewCache::merged));
                 if (unit.getMessage() != null) {
                     answers.computeIfPresent(unit.getMessage().getIdentifier(),
                             (command, none) -> Map.copyOf(created.latest));
