@@ -19,7 +19,9 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -191,7 +193,25 @@ class CardDataNeverStoredTest extends EndToEndTestBase {
         return found;
     }
 
+    /**
+     * The last four digits of the numbers drawn, and the codes drawn: a code never equals a number's last four digits,
+     * which are stored on purpose (the masked card), so that a stored last4 is never taken for a leaked code.
+     */
+    private static final Set<String> LAST_FOURS = ConcurrentHashMap.newKeySet(); // 4000000000000002 ends in 0002, which no code (1000-9999) can be
+    private static final Set<String> CODES = ConcurrentHashMap.newKeySet();
+
     private static String randomVisaNumber() {
+        while (true) {
+            String number = anyVisaNumber();
+            String lastFour = number.substring(number.length() - 4);
+            if (!CODES.contains(lastFour)) {
+                LAST_FOURS.add(lastFour);
+                return number;
+            }
+        }
+    }
+
+    private static String anyVisaNumber() {
         StringBuilder digits = new StringBuilder("4");
         for (int i = 0; i < 14; i++) {
             digits.append(ThreadLocalRandom.current().nextInt(10));
@@ -218,6 +238,12 @@ class CardDataNeverStoredTest extends EndToEndTestBase {
     }
 
     private static String randomSecurityCode() {
-        return String.valueOf(ThreadLocalRandom.current().nextInt(1000, 10000));
+        while (true) {
+            String code = String.valueOf(ThreadLocalRandom.current().nextInt(1000, 10000));
+            if (!LAST_FOURS.contains(code)) {
+                CODES.add(code);
+                return code;
+            }
+        }
     }
 }
