@@ -12,27 +12,28 @@ import java.time.Clock;
 
 /**
  * The journal in the {@code rail_call} table: one insert per call, {@code ON CONFLICT DO NOTHING} on the
- * (kind, operation id) key, committed in a transaction of its own (the processor's transaction around the
- * event handler is suspended), so the row is on disk before the rail is called and stays there whatever
- * happens to the event's handling afterwards.
+ * (kind, operation id) key. It joins the transaction of the event's handling (the processor's, which moves its
+ * position past the event, or the recovery's), and the call starts only after that transaction has committed
+ * ({@link RailCalls}): the row is on disk before the rail is called, and a rollback takes back a call that was
+ * never made. Without a transaction around it, the insert commits on its own.
  */
 @Component
 public class JdbcRailCallJournal implements RailCallJournal {
 
     private final JdbcTemplate jdbc;
-    private final TransactionTemplate ownTransaction;
+    private final TransactionTemplate transaction;
     private final Clock clock;
 
     public JdbcRailCallJournal(JdbcTemplate jdbc, PlatformTransactionManager transactions, Clock clock) {
         this.jdbc = jdbc;
-        this.ownTransaction = new TransactionTemplate(transactions);
-        this.ownTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+        this.transaction = new TransactionTemplate(transactions);
+        this.transaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRED);
         this.clock = clock;
     }
 
     @Override
     public boolean firstCall(Kind kind, String operationId, SessionId session) {
-        Integer inserted = ownTransaction.execute(status -> jdbc.update("""
+        Integer inserted = transaction.execute(status -> jdbc.update("""
                         insert into rail_call (kind, operation_id, session_id, called_at) values (?, ?, ?, ?)
                         on conflict (kind, operation_id) do nothing""",
                 kind.column(), operationId, session.value(), Timestamp.from(clock.instant())));

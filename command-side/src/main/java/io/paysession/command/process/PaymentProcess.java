@@ -34,22 +34,27 @@ import io.paysession.command.rails.RefundOutcome;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DisallowReplay;
 import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.messaging.annotation.MessageIdentifier;
 import org.axonframework.messaging.annotation.MetaDataValue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
-import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Drives payments through their rails: a started payment is pre-checked, a confirmed one authorized, a
  * capture, a release and a refund each passed on, an unknown outcome queried when its deadline says so;
- * each answer goes back to the Session as a command. It runs on a streaming processor, so its position
- * advances only after the answer is recorded: a crash in between makes it handle the event again. Then the
- * calls that move money (authorize, capture, refund) are not made again: {@link MoneyMovingCalls} journals
- * each before it is made and turns a second attempt into the rail's query, and a time-out or a failure into
- * an unknown outcome. Pre-checks and releases move no money and are simply made again. Replays never call
- * rails.
+ * each answer goes back to the Session as a command. No thread waits for a rail: handling an event records
+ * the call as in flight and starts it after the processor's transaction commits ({@link RailCalls}); the
+ * answer's command ends it. A call whose answer is never recorded (a crash, a command that fails) is handed
+ * back to this process by {@link RailCallRecovery}, as a redelivery would be. Then the calls that move money
+ * (authorize, capture, refund) are not made again: {@link MoneyMovingCalls} journals each before it is made
+ * and turns a second attempt into the rail's query, and a time-out or a failure into an unknown outcome.
+ * Pre-checks and releases move no money and are simply made again. Replays never call rails.
+ * <p>
+ * Each handler returns a future that completes once the rail's answer is recorded (or the event given back);
+ * the processor ignores it, the tests wait on it.
  */
 @Component
 @ProcessingGroup(PaymentProcess.PROCESSING_GROUP)
@@ -61,14 +66,14 @@ public class PaymentProcess {
     private static final Logger log = LoggerFactory.getLogger(PaymentProcess.class);
     private final PaymentRails rails;
     private final ProcessCommandSender commands;
-    private final RailAnswers answers;
+    private final RailCalls calls;
     private final MoneyMovingCalls moneyCalls;
 
-    public PaymentProcess(PaymentRails rails, ProcessCommandSender commands, RailAnswers answers,
+    public PaymentProcess(PaymentRails rails, ProcessCommandSender commands, RailCalls calls,
                           MoneyMovingCalls moneyCalls) {
         this.rails = rails;
         this.commands = commands;
-        this.answers = answers;
+        this.calls = calls;
         this.moneyCalls = moneyCalls;
     }
 
@@ -77,110 +82,106 @@ public class PaymentProcess {
      * copied onto its events); the token refuses a payment of another project, or of none.
      */
     @EventHandler
-    void on(PaymentStartedEvent event, @MetaDataValue(RequestMetadataKeys.PROJECT) String project) {
+    CompletableFuture<Void> on(PaymentStartedEvent event, @MetaDataValue(RequestMetadataKeys.PROJECT) String project,
+                               @MessageIdentifier String eventId) {
         if (event.payment().method() instanceof RecurrentMethod recurrent) {
             try {
                 commands.send(new UseRecurrentTokenCommand(recurrent.token(), event.sessionId(), event.paymentId(),
                         project));
             } catch (PaymentsException refusal) {
                 commands.send(new RefusePaymentCommand(event.sessionId(), event.paymentId(), refusal.details()));
-                return;
+                return CompletableFuture.completedFuture(null);
             }
         }
         RailOrder order = new RailOrder(event.payment().method(), event.payment().amount(),
                 event.terms().captureMode(), null);
         RailOperation operation = new RailOperation(event.sessionId(), event.paymentId(), order);
-        PrecheckResult result = await(railOf(order).precheck(operation));
-        if (result instanceof PrecheckResult.Refused refused) {
-            commands.send(new RefusePaymentCommand(event.sessionId(), event.paymentId(), refused.reason()));
-        } else {
-            commands.send(new MarkPaymentReadyToConfirmCommand(event.sessionId(), event.paymentId()));
-        }
+        return calls.retryable(eventId, event.sessionId(), "pre-check of " + event.paymentId().value(),
+                () -> railOf(order).precheck(operation), result -> result instanceof PrecheckResult.Refused refused
+                        ? new RefusePaymentCommand(event.sessionId(), event.paymentId(), refused.reason())
+                        : new MarkPaymentReadyToConfirmCommand(event.sessionId(), event.paymentId()));
     }
 
     @EventHandler
-    void on(PaymentConfirmedEvent event) {
+    CompletableFuture<Void> on(PaymentConfirmedEvent event, @MessageIdentifier String eventId) {
         RailOperation operation = new RailOperation(event.sessionId(), event.paymentId(), event.order());
         PaymentRail rail = railOf(event.order());
-        AuthorizationOutcome outcome = moneyCalls.callOnce(Kind.AUTHORIZE, event.paymentId().value(),
-                event.sessionId(), () -> rail.authorize(operation), () -> rail.queryOutcome(operation),
-                AuthorizationOutcome.Unknown::new);
-        commands.send(new RecordPaymentAuthorizationCommand(event.sessionId(), event.paymentId(), outcome));
+        return moneyCalls.callOnce(eventId, Kind.AUTHORIZE, event.paymentId().value(), event.sessionId(),
+                () -> rail.authorize(operation), () -> rail.queryOutcome(operation),
+                AuthorizationOutcome.Unknown::new,
+                outcome -> new RecordPaymentAuthorizationCommand(event.sessionId(), event.paymentId(), outcome));
     }
 
     @EventHandler
-    void on(PaymentOutcomeQueryRequestedEvent event) {
+    CompletableFuture<Void> on(PaymentOutcomeQueryRequestedEvent event, @MessageIdentifier String eventId) {
         RailOperation operation = new RailOperation(event.sessionId(), event.paymentId(), event.order());
-        AuthorizationOutcome outcome = moneyCalls.query(Kind.AUTHORIZE, event.paymentId().value(),
-                () -> railOf(event.order()).queryOutcome(operation), AuthorizationOutcome.Unknown::new);
-        commands.send(new RecordPaymentAuthorizationCommand(event.sessionId(), event.paymentId(), outcome));
+        return moneyCalls.query(eventId, Kind.AUTHORIZE, event.paymentId().value(), event.sessionId(),
+                () -> railOf(event.order()).queryOutcome(operation), AuthorizationOutcome.Unknown::new,
+                outcome -> new RecordPaymentAuthorizationCommand(event.sessionId(), event.paymentId(), outcome));
     }
 
     @EventHandler
-    void on(PaymentCaptureRequestedEvent event) {
+    CompletableFuture<Void> on(PaymentCaptureRequestedEvent event, @MessageIdentifier String eventId) {
         RailOperation operation = new RailOperation(event.sessionId(), event.paymentId(), event.order());
         PaymentRail rail = railOf(event.order());
-        CaptureOutcome outcome = moneyCalls.callOnce(Kind.CAPTURE, event.paymentId().value(), event.sessionId(),
+        return moneyCalls.callOnce(eventId, Kind.CAPTURE, event.paymentId().value(), event.sessionId(),
                 () -> rail.capture(operation, event.captureAmount()),
-                () -> rail.queryCapture(operation, event.captureAmount()), CaptureOutcome.Unknown::new);
-        recordCapture(event.sessionId(), event.paymentId(), outcome);
+                () -> rail.queryCapture(operation, event.captureAmount()), CaptureOutcome.Unknown::new,
+                outcome -> recordCapture(event.sessionId(), event.paymentId(), outcome));
     }
 
     @EventHandler
-    void on(PaymentCaptureQueryRequestedEvent event) {
+    CompletableFuture<Void> on(PaymentCaptureQueryRequestedEvent event, @MessageIdentifier String eventId) {
         RailOperation operation = new RailOperation(event.sessionId(), event.paymentId(), event.order());
-        CaptureOutcome outcome = moneyCalls.query(Kind.CAPTURE, event.paymentId().value(),
-                () -> railOf(event.order()).queryCapture(operation, event.captureAmount()), CaptureOutcome.Unknown::new);
-        recordCapture(event.sessionId(), event.paymentId(), outcome);
+        return moneyCalls.query(eventId, Kind.CAPTURE, event.paymentId().value(), event.sessionId(),
+                () -> railOf(event.order()).queryCapture(operation, event.captureAmount()), CaptureOutcome.Unknown::new,
+                outcome -> recordCapture(event.sessionId(), event.paymentId(), outcome));
     }
 
-    private void recordCapture(SessionId session, PaymentId payment, CaptureOutcome outcome) {
-        commands.send(outcome instanceof CaptureOutcome.Captured captured
+    private static Object recordCapture(SessionId session, PaymentId payment, CaptureOutcome outcome) {
+        return outcome instanceof CaptureOutcome.Captured captured
                 ? new RecordPaymentCaptureCommand(session, payment, captured.transactionInfo())
-                : new RecordCaptureOutcomeUnknownCommand(session, payment, ((CaptureOutcome.Unknown) outcome).reason()));
+                : new RecordCaptureOutcomeUnknownCommand(session, payment, ((CaptureOutcome.Unknown) outcome).reason());
     }
 
     @EventHandler
-    void on(PaymentHoldReleasedEvent event) {
+    CompletableFuture<Void> on(PaymentHoldReleasedEvent event, @MessageIdentifier String eventId) {
         RailOperation operation = new RailOperation(event.sessionId(), event.paymentId(), event.order());
-        await(railOf(event.order()).release(operation));
-        log.info("Hold of {} released", event.paymentId());
+        return calls.retryable(eventId, event.sessionId(), "release of " + event.paymentId().value(),
+                () -> railOf(event.order()).release(operation).thenApply(released -> Boolean.TRUE), released -> {
+                    log.info("Hold of {} released", event.paymentId());
+                    return null;
+                });
     }
 
     @EventHandler
-    void on(RefundRequestedEvent event) {
+    CompletableFuture<Void> on(RefundRequestedEvent event, @MessageIdentifier String eventId) {
         RailOperation operation = new RailOperation(event.sessionId(), event.paymentId(), event.order());
         PaymentRail rail = railOf(event.order());
-        RefundOutcome outcome = moneyCalls.callOnce(Kind.REFUND, event.refundId().value(), event.sessionId(),
+        return moneyCalls.callOnce(eventId, Kind.REFUND, event.refundId().value(), event.sessionId(),
                 () -> rail.refund(operation, event.refundId(), event.amount()),
-                () -> rail.queryRefund(operation, event.refundId(), event.amount()), RefundOutcome.Unknown::new);
-        recordRefund(event.sessionId(), event.refundId(), outcome);
+                () -> rail.queryRefund(operation, event.refundId(), event.amount()), RefundOutcome.Unknown::new,
+                outcome -> recordRefund(event.sessionId(), event.refundId(), outcome));
     }
 
     @EventHandler
-    void on(RefundOutcomeQueryRequestedEvent event) {
+    CompletableFuture<Void> on(RefundOutcomeQueryRequestedEvent event, @MessageIdentifier String eventId) {
         RailOperation operation = new RailOperation(event.sessionId(), event.paymentId(), event.order());
-        RefundOutcome outcome = moneyCalls.query(Kind.REFUND, event.refundId().value(),
+        return moneyCalls.query(eventId, Kind.REFUND, event.refundId().value(), event.sessionId(),
                 () -> railOf(event.order()).queryRefund(operation, event.refundId(), event.amount()),
-                RefundOutcome.Unknown::new);
-        recordRefund(event.sessionId(), event.refundId(), outcome);
+                RefundOutcome.Unknown::new, outcome -> recordRefund(event.sessionId(), event.refundId(), outcome));
     }
 
-    private void recordRefund(SessionId session, RefundId refund, RefundOutcome outcome) {
+    private static Object recordRefund(SessionId session, RefundId refund, RefundOutcome outcome) {
         if (outcome instanceof RefundOutcome.Accepted) {
-            commands.send(new RecordRefundOutcomeCommand(session, refund, true, null));
+            return new RecordRefundOutcomeCommand(session, refund, true, null);
         } else if (outcome instanceof RefundOutcome.Declined declined) {
-            commands.send(new RecordRefundOutcomeCommand(session, refund, false, declined.reason()));
-        } else {
-            commands.send(new RecordRefundOutcomeUnknownCommand(session, refund, ((RefundOutcome.Unknown) outcome).reason()));
+            return new RecordRefundOutcomeCommand(session, refund, false, declined.reason());
         }
+        return new RecordRefundOutcomeUnknownCommand(session, refund, ((RefundOutcome.Unknown) outcome).reason());
     }
 
     private PaymentRail railOf(RailOrder order) {
         return rails.railFor(order.method());
-    }
-
-    private <T> T await(CompletionStage<T> answer) {
-        return answers.await(answer);
     }
 }

@@ -15,7 +15,10 @@ import io.paysession.command.rails.PrecheckResult;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DisallowReplay;
 import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.messaging.annotation.MessageIdentifier;
 import org.springframework.stereotype.Component;
+
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Drives payouts through their bank, as {@link PaymentProcess} drives payments: a started payout is
@@ -29,45 +32,40 @@ import org.springframework.stereotype.Component;
 public class PayoutProcess {
 
     private final PayoutRail rail;
-    private final ProcessCommandSender commands;
-    private final RailAnswers answers;
+    private final RailCalls calls;
     private final MoneyMovingCalls moneyCalls;
 
-    public PayoutProcess(PayoutRail rail, ProcessCommandSender commands, RailAnswers answers,
-                         MoneyMovingCalls moneyCalls) {
+    public PayoutProcess(PayoutRail rail, RailCalls calls, MoneyMovingCalls moneyCalls) {
         this.rail = rail;
-        this.commands = commands;
-        this.answers = answers;
+        this.calls = calls;
         this.moneyCalls = moneyCalls;
     }
 
     @EventHandler
-    void on(PayoutStartedEvent event) {
+    CompletableFuture<Void> on(PayoutStartedEvent event, @MessageIdentifier String eventId) {
         if (event.payout().method() instanceof PayoutMethod.FasterPaymentVerification) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
-        PrecheckResult result = answers.await(rail.precheck(
-                new PayoutOperation(event.sessionId(), event.payoutId(), event.payout())));
-        if (result instanceof PrecheckResult.Refused refused) {
-            commands.send(new RefusePayoutCommand(event.sessionId(), event.payoutId(), refused.reason()));
-        } else {
-            commands.send(new MarkPayoutReadyToConfirmCommand(event.sessionId(), event.payoutId()));
-        }
+        PayoutOperation operation = new PayoutOperation(event.sessionId(), event.payoutId(), event.payout());
+        return calls.retryable(eventId, event.sessionId(), "pre-check of " + event.payoutId().value(),
+                () -> rail.precheck(operation), result -> result instanceof PrecheckResult.Refused refused
+                        ? new RefusePayoutCommand(event.sessionId(), event.payoutId(), refused.reason())
+                        : new MarkPayoutReadyToConfirmCommand(event.sessionId(), event.payoutId()));
     }
 
     @EventHandler
-    void on(PayoutConfirmedEvent event) {
+    CompletableFuture<Void> on(PayoutConfirmedEvent event, @MessageIdentifier String eventId) {
         PayoutOperation operation = new PayoutOperation(event.sessionId(), event.payoutId(), event.payout());
-        AuthorizationOutcome outcome = moneyCalls.callOnce(Kind.PAYOUT, event.payoutId().value(), event.sessionId(),
-                () -> rail.send(operation), () -> rail.queryOutcome(operation), AuthorizationOutcome.Unknown::new);
-        commands.send(new RecordPayoutOutcomeCommand(event.sessionId(), event.payoutId(), outcome));
+        return moneyCalls.callOnce(eventId, Kind.PAYOUT, event.payoutId().value(), event.sessionId(),
+                () -> rail.send(operation), () -> rail.queryOutcome(operation), AuthorizationOutcome.Unknown::new,
+                outcome -> new RecordPayoutOutcomeCommand(event.sessionId(), event.payoutId(), outcome));
     }
 
     @EventHandler
-    void on(PayoutOutcomeQueryRequestedEvent event) {
+    CompletableFuture<Void> on(PayoutOutcomeQueryRequestedEvent event, @MessageIdentifier String eventId) {
         PayoutOperation operation = new PayoutOperation(event.sessionId(), event.payoutId(), event.payout());
-        AuthorizationOutcome outcome = moneyCalls.query(Kind.PAYOUT, event.payoutId().value(),
-                () -> rail.queryOutcome(operation), AuthorizationOutcome.Unknown::new);
-        commands.send(new RecordPayoutOutcomeCommand(event.sessionId(), event.payoutId(), outcome));
+        return moneyCalls.query(eventId, Kind.PAYOUT, event.payoutId().value(), event.sessionId(),
+                () -> rail.queryOutcome(operation), AuthorizationOutcome.Unknown::new,
+                outcome -> new RecordPayoutOutcomeCommand(event.sessionId(), event.payoutId(), outcome));
     }
 }

@@ -6,7 +6,7 @@ import io.paysession.api.session.SessionId;
  * Remembers every money-moving rail call before it is made, so that none is ever made twice: the first ask
  * for a (kind, operation id) is granted and recorded for good, every later one is refused, whoever asks
  * (the same node after a crash, another node, a redelivery from a dead-letter queue). Its record must be
- * durable before the call starts, outside the transaction of whatever is being processed.
+ * durable before the call starts: it commits with the event's handling, and the call starts after that commit.
  */
 public interface RailCallJournal {
 

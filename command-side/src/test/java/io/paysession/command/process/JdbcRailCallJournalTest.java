@@ -22,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The rail-call journal on PostgreSQL: the first ask per (kind, operation id) is granted, every later one
- * refused, also when several ask at once; and the record survives whatever happens to the transaction of the
- * event being handled, because it is committed in one of its own before the rail is called.
+ * refused, also when several ask at once; and the record commits with the transaction of the event's handling,
+ * after which the call starts (RailCalls), so that a rollback takes back only a call that was never made.
  */
 class JdbcRailCallJournalTest {
 
@@ -45,16 +45,26 @@ class JdbcRailCallJournalTest {
     }
 
     @Test
-    void theRecordOutlivesTheRollbackOfTheEventsTransaction() {
+    void theRecordCommitsWithTheEventsHandlingAndGoesWithItsRollbackBeforeTheCallWasMade() {
         String refund = "rf_" + IDS.incrementAndGet();
         TransactionTemplate eventHandling = new TransactionTemplate(transactions);
         eventHandling.executeWithoutResult(status -> {
             assertThat(journal.firstCall(Kind.REFUND, refund, session)).isTrue();
-            status.setRollbackOnly(); // the handler failed or the process died before the answer was recorded
+            // the handling failed before its commit: the call, which starts only after the commit, was not made
+            status.setRollbackOnly();
         });
-        assertThat(journal.firstCall(Kind.REFUND, refund, session)).as("asked again after the rollback").isFalse();
+        assertThat(count(refund)).as("no record of a call never made").isZero();
+
+        eventHandling.executeWithoutResult(status ->
+                assertThat(journal.firstCall(Kind.REFUND, refund, session)).as("handled again").isTrue());
+        assertThat(journal.firstCall(Kind.REFUND, refund, session)).as("after the commit, the call may start")
+                .isFalse();
         assertThat(jdbc.queryForObject("select session_id from rail_call where kind = 'refund' and operation_id = ?",
                 String.class, refund)).isEqualTo(session.value());
+    }
+
+    private int count(String operation) {
+        return jdbc.queryForObject("select count(*) from rail_call where operation_id = ?", Integer.class, operation);
     }
 
     @Test

@@ -47,9 +47,9 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@link PaymentProcess} on its own, with a {@link StubRails} told its next answer, Axon's recording command bus
@@ -71,9 +71,10 @@ class PaymentProcessTest {
 
     private final StubRails rail = new StubRails();
     private final RecordingCommands commands = new RecordingCommands();
-    private final RailAnswers answers = new RailAnswers(Duration.ofMillis(100));
+    private final RailCalls calls = commands.railCalls(Duration.ofMillis(100));
     private final PaymentProcess process = new PaymentProcess(new PaymentRails(List.of(rail)), commands.sender(),
-            answers, new MoneyMovingCalls(new InMemoryRailCallJournal(), answers));
+            calls, new MoneyMovingCalls(new InMemoryRailCallJournal(), calls));
+    private final EventDelivery events = new EventDelivery(PROJECT, process);
 
     @AfterEach
     void stop() {
@@ -94,7 +95,7 @@ class PaymentProcessTest {
 
         @Test
         void aStartedPaymentIsPreCheckedByItsRailAndThenWaitsForTheConfirmation() {
-            process.on(started(CARD), PROJECT);
+            events.handle(started(CARD));
 
             assertThat(rail.callsFor(PAYMENT.value())).containsExactly(Call.PRECHECK);
             assertThat(rail.received()).singleElement().satisfies(call ->
@@ -107,29 +108,32 @@ class PaymentProcessTest {
         void aPaymentTheRailRefusesAtItsPreCheckIsRefusedWithTheRailsReason() {
             rail.answerNext(Call.PRECHECK, StubRails.refused(ErrorCode.BANK_CARD_EXPIRED));
 
-            process.on(started(CARD), PROJECT);
+            events.handle(started(CARD));
 
             assertThat(commands.sent()).containsExactly(new RefusePaymentCommand(SESSION, PAYMENT,
                     ErrorDetails.of(ErrorCode.BANK_CARD_EXPIRED, "refused by the stub rail")));
         }
 
         @Test
-        void aPreCheckWithoutAnAnswerFailsTheEventSoThatItIsHandledAgainAndThenAsksTheRailAgain() {
+        void aPreCheckWithoutAnAnswerGivesItsEventBackToBeHandledAgainAndThenAsksTheRailAgain() {
             rail.next(Call.PRECHECK, Reply.silence());
 
-            assertThatThrownBy(() -> process.on(started(CARD), PROJECT)).isInstanceOf(IllegalStateException.class);
+            events.handle(started(CARD));
             assertThat(commands.sent()).as("nothing is recorded for a pre-check that did not answer").isEmpty();
+            assertThat(commands.inFlight().givenBack()).as("given back, first after a second")
+                    .containsExactly(Map.entry(events.idOf(started(CARD)), Duration.ofSeconds(1)));
 
-            process.on(started(CARD), PROJECT); // the processor's retry: a pre-check moves no money
+            events.handle(started(CARD)); // the recovery hands it back: a pre-check moves no money
             assertThat(rail.count(Call.PRECHECK, PAYMENT.value())).isEqualTo(2);
             assertThat(commands.sent()).containsExactly(new MarkPaymentReadyToConfirmCommand(SESSION, PAYMENT));
+            assertThat(commands.inFlight().inFlight()).as("answered: nothing left in flight").isEmpty();
         }
 
         @Test
         void aChargeWithATokenUsesTheTokenForThePartnersProjectBeforeThePreCheck() {
             RecurrentMethod token = new RecurrentMethod("rt_1", RecurrentMethod.Initiator.MERCHANT, CARD);
 
-            process.on(started(token), PROJECT);
+            events.handle(started(token));
 
             assertThat(commands.sent()).containsExactly(new UseRecurrentTokenCommand("rt_1", SESSION, PAYMENT, PROJECT),
                     new MarkPaymentReadyToConfirmCommand(SESSION, PAYMENT));
@@ -141,7 +145,7 @@ class PaymentProcessTest {
             commands.refuseNext(UseRecurrentTokenCommand.class,
                     new PaymentsException(ErrorCode.RECURRENT_TOKEN_INACTIVE, "The recurrent token is disabled"));
 
-            process.on(started(new RecurrentMethod("rt_1", RecurrentMethod.Initiator.MERCHANT, CARD)), PROJECT);
+            events.handle(started(new RecurrentMethod("rt_1", RecurrentMethod.Initiator.MERCHANT, CARD)));
 
             assertThat(commands.sent()).containsExactly(new UseRecurrentTokenCommand("rt_1", SESSION, PAYMENT, PROJECT),
                     new RefusePaymentCommand(SESSION, PAYMENT,
@@ -154,7 +158,7 @@ class PaymentProcessTest {
             commands.refuseNext(UseRecurrentTokenCommand.class, remote(ErrorDetails.of(
                     ErrorCode.RECURRENT_TOKEN_INACTIVE, "The recurrent token is disabled")));
 
-            process.on(started(new RecurrentMethod("rt_1", RecurrentMethod.Initiator.MERCHANT, CARD)), PROJECT);
+            events.handle(started(new RecurrentMethod("rt_1", RecurrentMethod.Initiator.MERCHANT, CARD)));
 
             assertThat(commands.sent()).endsWith(new RefusePaymentCommand(SESSION, PAYMENT,
                     ErrorDetails.of(ErrorCode.RECURRENT_TOKEN_INACTIVE, "The recurrent token is disabled")));
@@ -167,7 +171,7 @@ class PaymentProcessTest {
 
         @Test
         void aConfirmedPaymentIsAuthorizedOnceWithItsOrderAndTheApprovalIsRecorded() {
-            process.on(confirmed(PAID_AT_ONCE));
+            events.handle(confirmed(PAID_AT_ONCE));
 
             assertThat(rail.callsFor(PAYMENT.value())).containsExactly(Call.AUTHORIZE);
             assertThat(rail.received()).singleElement().satisfies(call ->
@@ -178,7 +182,7 @@ class PaymentProcessTest {
 
         @Test
         void aHoldForALaterCaptureIsRecordedAsHeld() {
-            process.on(confirmed(HELD));
+            events.handle(confirmed(HELD));
 
             assertThat(commands.sent()).containsExactly(new RecordPaymentAuthorizationCommand(SESSION, PAYMENT,
                     new AuthorizationOutcome.Held(StubRails.TRANSACTION)));
@@ -188,7 +192,7 @@ class PaymentProcessTest {
         void aDeclineIsRecordedWithTheIssuersReason() {
             rail.answerNext(Call.AUTHORIZE, StubRails.declined(ErrorCode.INSUFFICIENT_FUNDS));
 
-            process.on(confirmed(PAID_AT_ONCE));
+            events.handle(confirmed(PAID_AT_ONCE));
 
             assertThat(commands.sent()).containsExactly(new RecordPaymentAuthorizationCommand(SESSION, PAYMENT,
                     StubRails.declined(ErrorCode.INSUFFICIENT_FUNDS)));
@@ -198,7 +202,7 @@ class PaymentProcessTest {
         void aPaymentNeedingThePayerFor3DSecureIsRecordedWithThePageAndTheRailIsNotAskedAgain() {
             rail.answerNext(Call.AUTHORIZE, StubRails.payerActionRequired());
 
-            process.on(confirmed(PAID_AT_ONCE));
+            events.handle(confirmed(PAID_AT_ONCE));
 
             assertThat(commands.sent()).containsExactly(new RecordPaymentAuthorizationCommand(SESSION, PAYMENT,
                     StubRails.payerActionRequired()));
@@ -210,9 +214,9 @@ class PaymentProcessTest {
         void aWrongStateRefusalThatCrossedARemoteCommandBusIsTakenAsTheAnswerRecordedAlready() {
             commands.refuseNext(RecordPaymentAuthorizationCommand.class, remote(ErrorDetails.of(
                     ErrorCode.SESSION_WRONG_STATE, "the payment has its answer already")));
-            process.on(confirmed(PAID_AT_ONCE));
+            events.handle(confirmed(PAID_AT_ONCE));
 
-            process.on(confirmed(PAID_AT_ONCE));
+            events.handle(confirmed(PAID_AT_ONCE));
 
             assertThat(rail.callsFor(PAYMENT.value())).containsExactly(Call.AUTHORIZE, Call.QUERY_AUTHORIZATION);
         }
@@ -221,9 +225,9 @@ class PaymentProcessTest {
         void theSameConfirmationHandledAgainAfterItsAnswerWasRecordedAsksTheQueryAndNeverAuthorizesTwice() {
             commands.refuseNext(RecordPaymentAuthorizationCommand.class,
                     PaymentsException.wrongState("the payment has its answer already"));
-            process.on(confirmed(PAID_AT_ONCE));
+            events.handle(confirmed(PAID_AT_ONCE));
 
-            process.on(confirmed(PAID_AT_ONCE)); // a crash after the answer was recorded, before the position moved
+            events.handle(confirmed(PAID_AT_ONCE)); // a crash after the answer was recorded, before the position moved
 
             assertThat(rail.callsFor(PAYMENT.value())).containsExactly(Call.AUTHORIZE, Call.QUERY_AUTHORIZATION);
             assertThat(commands.sent()).hasSize(2).containsOnly(
@@ -238,7 +242,7 @@ class PaymentProcessTest {
         void anAuthorizationWithoutAnAnswerInTimeIsRecordedAsAProviderTimeOut() {
             rail.next(Call.AUTHORIZE, Reply.silence());
 
-            process.on(confirmed(PAID_AT_ONCE));
+            events.handle(confirmed(PAID_AT_ONCE));
 
             assertThat(commands.sent()).singleElement().isInstanceOfSatisfying(RecordPaymentAuthorizationCommand.class,
                     command -> assertThat(command.outcome()).isInstanceOfSatisfying(AuthorizationOutcome.Unknown.class,
@@ -248,9 +252,9 @@ class PaymentProcessTest {
         @Test
         void anUnknownOutcomeIsQueriedWhenItsDeadlineSaysSoAndTheAuthorizationIsNeverSentAgain() {
             rail.answerNext(Call.AUTHORIZE, StubRails.unknown());
-            process.on(confirmed(PAID_AT_ONCE));
+            events.handle(confirmed(PAID_AT_ONCE));
 
-            process.on(new PaymentOutcomeQueryRequestedEvent(SESSION, PAYMENT, PAID_AT_ONCE, 1, NOW));
+            events.handle(new PaymentOutcomeQueryRequestedEvent(SESSION, PAYMENT, PAID_AT_ONCE, 1, NOW));
 
             assertThat(rail.callsFor(PAYMENT.value())).containsExactly(Call.AUTHORIZE, Call.QUERY_AUTHORIZATION);
             assertThat(commands.sent()).containsExactly(
@@ -262,7 +266,7 @@ class PaymentProcessTest {
         void aQueryThatStillCannotTellIsRecordedAsUnknownAgainForTheNextDeadline() {
             rail.answerNext(Call.QUERY_AUTHORIZATION, StubRails.unknown());
 
-            process.on(new PaymentOutcomeQueryRequestedEvent(SESSION, PAYMENT, PAID_AT_ONCE, 3, NOW));
+            events.handle(new PaymentOutcomeQueryRequestedEvent(SESSION, PAYMENT, PAID_AT_ONCE, 3, NOW));
 
             assertThat(commands.sent()).containsExactly(
                     new RecordPaymentAuthorizationCommand(SESSION, PAYMENT, StubRails.unknown()));
@@ -277,7 +281,7 @@ class PaymentProcessTest {
         void aCaptureDebitsTheAmountAskedOnceAndIsRecordedWithTheRailsTransaction() {
             Money part = Money.of(6_000, "rub");
 
-            process.on(new PaymentCaptureRequestedEvent(SESSION, PAYMENT, HELD, part, NOW));
+            events.handle(new PaymentCaptureRequestedEvent(SESSION, PAYMENT, HELD, part, NOW));
 
             assertThat(rail.received()).singleElement().satisfies(call -> {
                 assertThat(call.call()).isEqualTo(Call.CAPTURE);
@@ -290,9 +294,9 @@ class PaymentProcessTest {
         @Test
         void aCaptureWhoseOutcomeIsUnknownIsRecordedSoAndLaterQueriedNeverCapturedAgain() {
             rail.next(Call.CAPTURE, Reply.failing());
-            process.on(new PaymentCaptureRequestedEvent(SESSION, PAYMENT, HELD, AMOUNT, NOW));
+            events.handle(new PaymentCaptureRequestedEvent(SESSION, PAYMENT, HELD, AMOUNT, NOW));
 
-            process.on(new PaymentCaptureQueryRequestedEvent(SESSION, PAYMENT, HELD, AMOUNT, 1, NOW));
+            events.handle(new PaymentCaptureQueryRequestedEvent(SESSION, PAYMENT, HELD, AMOUNT, 1, NOW));
 
             assertThat(rail.callsFor(PAYMENT.value())).containsExactly(Call.CAPTURE, Call.QUERY_CAPTURE);
             assertThat(commands.sent().get(0)).isInstanceOfSatisfying(RecordCaptureOutcomeUnknownCommand.class,
@@ -303,21 +307,23 @@ class PaymentProcessTest {
 
         @Test
         void aReleasedHoldIsGivenBackOnTheRailAndRecordsNothing() {
-            process.on(new PaymentHoldReleasedEvent(SESSION, PAYMENT, HELD, NOW));
+            events.handle(new PaymentHoldReleasedEvent(SESSION, PAYMENT, HELD, NOW));
 
             assertThat(rail.callsFor(PAYMENT.value())).containsExactly(Call.RELEASE);
             assertThat(commands.sent()).isEmpty();
         }
 
         @Test
-        void aReleaseTheRailDoesNotAnswerFailsTheEventSoThatTheReleaseIsAskedAgain() {
+        void aReleaseTheRailDoesNotAnswerGivesItsEventBackSoThatTheReleaseIsAskedAgain() {
             rail.next(Call.RELEASE, Reply.throwing());
             PaymentHoldReleasedEvent released = new PaymentHoldReleasedEvent(SESSION, PAYMENT, HELD, NOW);
 
-            assertThatThrownBy(() -> process.on(released)).isInstanceOf(RuntimeException.class);
-            process.on(released);
+            events.handle(released);
+            assertThat(commands.inFlight().givenBack()).containsOnlyKeys(events.idOf(released));
+            events.handle(released);
 
             assertThat(rail.count(Call.RELEASE, PAYMENT.value())).isEqualTo(2);
+            assertThat(commands.inFlight().inFlight()).as("released: nothing left in flight").isEmpty();
         }
     }
 
@@ -333,7 +339,7 @@ class PaymentProcessTest {
 
         @Test
         void anAcceptedRefundIsRecordedAsAccepted() {
-            process.on(requested(REFUND));
+            events.handle(requested(REFUND));
 
             assertThat(rail.received()).singleElement().satisfies(call -> {
                 assertThat(call.call()).isEqualTo(Call.REFUND);
@@ -348,7 +354,7 @@ class PaymentProcessTest {
             ErrorDetails reason = ErrorDetails.of(ErrorCode.DECLINED_BY_ISSUER_BANK, "The issuer bank refused the refund");
             rail.answerNext(Call.REFUND, new RefundOutcome.Declined(reason));
 
-            process.on(requested(REFUND));
+            events.handle(requested(REFUND));
 
             assertThat(commands.sent()).containsExactly(new RecordRefundOutcomeCommand(SESSION, REFUND, false, reason));
         }
@@ -357,9 +363,9 @@ class PaymentProcessTest {
         void aRefundWhoseOutcomeIsUnknownIsQueriedLaterAndNeverPaidBackTwice() {
             rail.answerNext(Call.REFUND, new RefundOutcome.Unknown(
                     ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT, "the issuer did not answer")));
-            process.on(requested(REFUND));
+            events.handle(requested(REFUND));
 
-            process.on(new RefundOutcomeQueryRequestedEvent(SESSION, PAYMENT, REFUND, PAID_AT_ONCE, PART, 1, NOW));
+            events.handle(new RefundOutcomeQueryRequestedEvent(SESSION, PAYMENT, REFUND, PAID_AT_ONCE, PART, 1, NOW));
 
             assertThat(rail.callsFor(REFUND.value())).containsExactly(Call.REFUND, Call.QUERY_REFUND);
             assertThat(commands.sent()).containsExactly(
@@ -372,9 +378,9 @@ class PaymentProcessTest {
         void twoRefundsOfOnePaymentAreEachSentOnceUnderTheirOwnRefundId() {
             RefundId second = RefundId.of("rf_14");
 
-            process.on(requested(REFUND));
-            process.on(requested(second));
-            process.on(requested(REFUND)); // the first handled again
+            events.handle(requested(REFUND));
+            events.handle(requested(second));
+            events.handle(requested(REFUND)); // the first handled again
 
             assertThat(rail.count(Call.REFUND, REFUND.value())).isEqualTo(1);
             assertThat(rail.count(Call.REFUND, second.value())).isEqualTo(1);
@@ -385,10 +391,10 @@ class PaymentProcessTest {
     @Test
     void aCardPaymentsLifeAuthorizesOnceTheOnlyCallThatCarriesTheSecurityCode() {
         rail.answerNext(Call.AUTHORIZE, StubRails.unknown());
-        process.on(confirmed(HELD));
-        process.on(new PaymentOutcomeQueryRequestedEvent(SESSION, PAYMENT, HELD, 1, NOW));
-        process.on(new PaymentCaptureRequestedEvent(SESSION, PAYMENT, HELD, AMOUNT, NOW));
-        process.on(new RefundRequestedEvent(SESSION, PAYMENT, RefundId.of("rf_15"), HELD, AMOUNT, null, NOW));
+        events.handle(confirmed(HELD));
+        events.handle(new PaymentOutcomeQueryRequestedEvent(SESSION, PAYMENT, HELD, 1, NOW));
+        events.handle(new PaymentCaptureRequestedEvent(SESSION, PAYMENT, HELD, AMOUNT, NOW));
+        events.handle(new RefundRequestedEvent(SESSION, PAYMENT, RefundId.of("rf_15"), HELD, AMOUNT, null, NOW));
 
         assertThat(rail.count(Call.AUTHORIZE, PAYMENT.value()))
                 .as("the acquirer reads the security code for the authorization only; everything later goes without it")

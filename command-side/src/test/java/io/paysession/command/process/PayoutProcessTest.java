@@ -28,7 +28,6 @@ import java.time.Duration;
 import java.time.Instant;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@link PayoutProcess} on its own, with a {@link StubRails} as the payout bank, Axon's recording command bus in
@@ -45,9 +44,10 @@ class PayoutProcessTest {
 
     private final StubRails bank = new StubRails();
     private final RecordingCommands commands = new RecordingCommands();
-    private final RailAnswers answers = new RailAnswers(Duration.ofMillis(100));
-    private final PayoutProcess process = new PayoutProcess(bank, commands.sender(), answers,
-            new MoneyMovingCalls(new InMemoryRailCallJournal(), answers));
+    private final RailCalls calls = commands.railCalls(Duration.ofMillis(100));
+    private final PayoutProcess process = new PayoutProcess(bank, calls,
+            new MoneyMovingCalls(new InMemoryRailCallJournal(), calls));
+    private final EventDelivery events = new EventDelivery("shop", process);
 
     @AfterEach
     void stop() {
@@ -66,7 +66,7 @@ class PayoutProcessTest {
 
     @Test
     void aStartedPayoutIsPreCheckedByTheBankAndThenWaitsForTheConfirmation() {
-        process.on(new PayoutStartedEvent(SESSION, PAYOUT, TO_AN_ACCOUNT, NOW));
+        events.handle(new PayoutStartedEvent(SESSION, PAYOUT, TO_AN_ACCOUNT, NOW));
 
         assertThat(bank.received()).singleElement().satisfies(call -> {
             assertThat(call.call()).isEqualTo(Call.PAYOUT_PRECHECK);
@@ -79,27 +79,28 @@ class PayoutProcessTest {
     void aPayoutTheBankRefusesAtItsPreCheckIsRefusedWithTheBanksReason() {
         bank.answerNext(Call.PAYOUT_PRECHECK, StubRails.refused(ErrorCode.ACCOUNT_NOT_FOUND));
 
-        process.on(new PayoutStartedEvent(SESSION, PAYOUT, TO_AN_ACCOUNT, NOW));
+        events.handle(new PayoutStartedEvent(SESSION, PAYOUT, TO_AN_ACCOUNT, NOW));
 
         assertThat(commands.sent()).containsExactly(new RefusePayoutCommand(SESSION, PAYOUT,
                 ErrorDetails.of(ErrorCode.ACCOUNT_NOT_FOUND, "refused by the stub rail")));
     }
 
     @Test
-    void aPreCheckWithoutAnAnswerFailsTheEventSoThatItIsHandledAgain() {
+    void aPreCheckWithoutAnAnswerGivesItsEventBackToBeHandledAgain() {
         bank.next(Call.PAYOUT_PRECHECK, Reply.silence());
         PayoutStartedEvent started = new PayoutStartedEvent(SESSION, PAYOUT, TO_AN_ACCOUNT, NOW);
 
-        assertThatThrownBy(() -> process.on(started)).isInstanceOf(IllegalStateException.class);
+        events.handle(started);
         assertThat(commands.sent()).isEmpty();
+        assertThat(commands.inFlight().givenBack()).containsOnlyKeys(events.idOf(started));
 
-        process.on(started);
+        events.handle(started);
         assertThat(commands.sent()).containsExactly(new MarkPayoutReadyToConfirmCommand(SESSION, PAYOUT));
     }
 
     @Test
     void aRecipientVerificationIsNotPreCheckedItIsConfirmedWithItsStart() {
-        process.on(new PayoutStartedEvent(SESSION, PAYOUT,
+        events.handle(new PayoutStartedEvent(SESSION, PAYOUT,
                 payout(new PayoutMethod.FasterPaymentVerification("79261234567", "100000000069"), null), NOW));
 
         assertThat(bank.received()).isEmpty();
@@ -108,7 +109,7 @@ class PayoutProcessTest {
 
     @Test
     void aConfirmedPayoutIsSentOnceAndThePaymentIsRecorded() {
-        process.on(confirmed());
+        events.handle(confirmed());
 
         assertThat(bank.callsFor(PAYOUT.value())).containsExactly(Call.PAYOUT_SEND);
         assertThat(bank.received()).singleElement().satisfies(call ->
@@ -121,7 +122,7 @@ class PayoutProcessTest {
     void aPayoutTheBankDeclinesIsRecordedWithTheBanksReason() {
         bank.answerNext(Call.PAYOUT_SEND, StubRails.declined(ErrorCode.ACCOUNT_NOT_FOUND));
 
-        process.on(confirmed());
+        events.handle(confirmed());
 
         assertThat(commands.sent()).containsExactly(new RecordPayoutOutcomeCommand(SESSION, PAYOUT,
                 StubRails.declined(ErrorCode.ACCOUNT_NOT_FOUND)));
@@ -130,9 +131,9 @@ class PayoutProcessTest {
     @Test
     void aPayoutWithoutAnAnswerInTimeIsUnknownAndItsDeadlineQueriesTheBankWithoutSendingAgain() {
         bank.next(Call.PAYOUT_SEND, Reply.silence());
-        process.on(confirmed());
+        events.handle(confirmed());
 
-        process.on(new PayoutOutcomeQueryRequestedEvent(SESSION, PAYOUT, TO_AN_ACCOUNT, 1, NOW));
+        events.handle(new PayoutOutcomeQueryRequestedEvent(SESSION, PAYOUT, TO_AN_ACCOUNT, 1, NOW));
 
         assertThat(bank.callsFor(PAYOUT.value())).containsExactly(Call.PAYOUT_SEND, Call.QUERY_PAYOUT);
         assertThat(commands.sent().get(0)).isInstanceOfSatisfying(RecordPayoutOutcomeCommand.class, command ->
@@ -145,9 +146,9 @@ class PayoutProcessTest {
     @Test
     void theSameConfirmationHandledAgainAfterItsAnswerWasRecordedAsksTheQueryAndNeverPaysTwice() {
         commands.refuseNext(RecordPayoutOutcomeCommand.class, PaymentsException.wrongState("the payout has ended"));
-        process.on(confirmed());
+        events.handle(confirmed());
 
-        process.on(confirmed());
+        events.handle(confirmed());
 
         assertThat(bank.callsFor(PAYOUT.value())).containsExactly(Call.PAYOUT_SEND, Call.QUERY_PAYOUT);
         assertThat(commands.sent()).hasSize(2)
@@ -158,7 +159,7 @@ class PayoutProcessTest {
     void aBankThatThrowsAtTheSendLeavesThePayoutUnknownNotAFailedEvent() {
         bank.next(Call.PAYOUT_SEND, Reply.throwing());
 
-        process.on(confirmed());
+        events.handle(confirmed());
 
         assertThat(commands.sent()).singleElement().isInstanceOfSatisfying(RecordPayoutOutcomeCommand.class, command ->
                 assertThat(command.outcome()).isInstanceOf(AuthorizationOutcome.Unknown.class));

@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The engine's side of the rail contract, on the processes themselves with a rail that misbehaves: an answer
  * later than the answer time-out, an exception thrown at the call, a failed answer. Each money-moving call
  * (authorize, capture, refund, payout send) reaches the rail once per operation id; a missing answer is
- * recorded as unknown (no exception that would make the processor retry the event), and handling the same
+ * recorded as unknown (never a reason to call again), and handling the same
  * event again (a crash before the answer was recorded, a retry, a redelivery) asks the rail's query instead
  * of calling again. End to end, with the journal in PostgreSQL and a killed JVM: RailFailuresEndToEndTest.
  */
@@ -72,12 +72,11 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
 
     private final StubRails rail = new StubRails();
     private final RecordingCommands recorded = new RecordingCommands();
-    private final RailAnswers answers = new RailAnswers(Duration.ofMillis(200));
-    private final MoneyMovingCalls moneyCalls = new MoneyMovingCalls(new InMemoryRailCallJournal(), answers);
-    private final ProcessCommandSender commands = recorded.sender();
-    private final PaymentProcess payments = new PaymentProcess(new PaymentRails(List.of(rail)),
-            commands, answers, moneyCalls);
-    private final PayoutProcess payouts = new PayoutProcess(rail, commands, answers, moneyCalls);
+    private final RailCalls calls = recorded.railCalls(Duration.ofMillis(200));
+    private final MoneyMovingCalls moneyCalls = new MoneyMovingCalls(new InMemoryRailCallJournal(), calls);
+    private final EventDelivery events = new EventDelivery("shop",
+            new PaymentProcess(new PaymentRails(List.of(rail)), recorded.sender(), calls, moneyCalls),
+            new PayoutProcess(rail, calls, moneyCalls));
 
     @AfterEach
     void stop() {
@@ -90,12 +89,12 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
         rail.next(Call.AUTHORIZE, failure.reply());
         PaymentConfirmedEvent confirmed = new PaymentConfirmedEvent(SESSION, PAYMENT, ORDER, NOW);
 
-        payments.on(confirmed);
+        events.handle(confirmed);
         assertThat(recorded.sent()).singleElement().isInstanceOfSatisfying(RecordPaymentAuthorizationCommand.class, command ->
                 assertThat(command.outcome()).isInstanceOfSatisfying(AuthorizationOutcome.Unknown.class, unknown ->
                         assertThat(unknown.reason().code()).isEqualTo(ErrorCode.PROVIDER_TIMEOUT)));
 
-        payments.on(confirmed); // the processor handles the event again: after a crash, a retry, a redelivery
+        events.handle(confirmed); // the processor handles the event again: after a crash, a retry, a redelivery
         assertThat(rail.count(Call.AUTHORIZE, PAYMENT.value())).isEqualTo(1);
         assertThat(rail.count(Call.QUERY_AUTHORIZATION, PAYMENT.value())).isEqualTo(1);
         assertThat(recorded.sent()).last().isEqualTo(new RecordPaymentAuthorizationCommand(SESSION, PAYMENT,
@@ -108,10 +107,10 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
         rail.next(Call.CAPTURE, failure.reply());
         PaymentCaptureRequestedEvent capture = new PaymentCaptureRequestedEvent(SESSION, PAYMENT, ORDER, AMOUNT, NOW);
 
-        payments.on(capture);
+        events.handle(capture);
         assertThat(recorded.sent()).singleElement().isInstanceOf(RecordCaptureOutcomeUnknownCommand.class);
 
-        payments.on(capture);
+        events.handle(capture);
         assertThat(rail.count(Call.CAPTURE, PAYMENT.value())).isEqualTo(1);
         assertThat(rail.count(Call.QUERY_CAPTURE, PAYMENT.value())).isEqualTo(1);
         assertThat(recorded.sent()).last().isEqualTo(new RecordPaymentCaptureCommand(SESSION, PAYMENT, INFO));
@@ -124,10 +123,10 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
         RefundRequestedEvent refund = new RefundRequestedEvent(SESSION, PAYMENT, REFUND, ORDER, Money.of(300, "rub"),
                 null, NOW);
 
-        payments.on(refund);
+        events.handle(refund);
         assertThat(recorded.sent()).singleElement().isInstanceOf(RecordRefundOutcomeUnknownCommand.class);
 
-        payments.on(refund);
+        events.handle(refund);
         assertThat(rail.count(Call.REFUND, REFUND.value())).isEqualTo(1);
         assertThat(rail.count(Call.QUERY_REFUND, REFUND.value())).isEqualTo(1);
         assertThat(recorded.sent()).last().isEqualTo(new RecordRefundOutcomeCommand(SESSION, REFUND, true, null));
@@ -139,11 +138,11 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
         rail.next(Call.PAYOUT_SEND, failure.reply());
         PayoutConfirmedEvent confirmed = new PayoutConfirmedEvent(SESSION, PAYOUT, payout(), NOW);
 
-        payouts.on(confirmed);
+        events.handle(confirmed);
         assertThat(recorded.sent()).singleElement().isInstanceOfSatisfying(RecordPayoutOutcomeCommand.class, command ->
                 assertThat(command.outcome()).isInstanceOf(AuthorizationOutcome.Unknown.class));
 
-        payouts.on(confirmed);
+        events.handle(confirmed);
         assertThat(rail.count(Call.PAYOUT_SEND, PAYOUT.value())).isEqualTo(1);
         assertThat(rail.count(Call.QUERY_PAYOUT, PAYOUT.value())).isEqualTo(1);
         assertThat(recorded.sent()).last().isEqualTo(new RecordPayoutOutcomeCommand(SESSION, PAYOUT,
@@ -153,7 +152,7 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
     @Test
     void aQueryWithoutAnAnswerIsUnknownAgainNotAnException() {
         rail.next(Call.QUERY_AUTHORIZATION, Failure.THROWS.reply());
-        payments.on(new io.paysession.api.session.PaymentOutcomeQueryRequestedEvent(SESSION, PAYMENT, ORDER, 1, NOW));
+        events.handle(new io.paysession.api.session.PaymentOutcomeQueryRequestedEvent(SESSION, PAYMENT, ORDER, 1, NOW));
         assertThat(recorded.sent()).singleElement().isInstanceOfSatisfying(RecordPaymentAuthorizationCommand.class, command ->
                 assertThat(command.outcome()).isInstanceOf(AuthorizationOutcome.Unknown.class));
         assertThat(rail.count(Call.AUTHORIZE, PAYMENT.value())).isZero();
@@ -162,8 +161,8 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
     @Test
     void anAnsweredCallIsRecordedAndTheSameEventHandledAgainIsAnsweredByTheQuery() {
         PaymentConfirmedEvent confirmed = new PaymentConfirmedEvent(SESSION, PAYMENT, ORDER, NOW);
-        payments.on(confirmed);
-        payments.on(confirmed); // the answer was recorded, the processor's position was not: a crash in between
+        events.handle(confirmed);
+        events.handle(confirmed); // the answer was recorded, the processor's position was not: a crash in between
         assertThat(rail.count(Call.AUTHORIZE, PAYMENT.value())).isEqualTo(1);
         assertThat(recorded.sent()).hasSize(2).containsOnly(new RecordPaymentAuthorizationCommand(SESSION, PAYMENT,
                 new AuthorizationOutcome.Held(INFO)));

@@ -79,6 +79,10 @@ public final class StubRails implements PaymentRail, PayoutRail {
         record Silence<T>() implements Reply<T> {
         }
 
+        /** The answer comes when the test completes {@code answer}: a rail that takes its time. */
+        record Later<T>(CompletableFuture<T> answer) implements Reply<T> {
+        }
+
         static <T> Reply<T> answer(T outcome) {
             return new Answer<>(Objects.requireNonNull(outcome, "outcome"));
         }
@@ -247,6 +251,9 @@ public final class StubRails implements PaymentRail, PayoutRail {
         }
         if (reply instanceof Reply.Fails<T> failing) {
             return CompletableFuture.failedFuture(failing.cause());
+        }
+        if (reply instanceof Reply.Later<T> later) {
+            return later.answer();
         }
         return new CompletableFuture<>();
     }
