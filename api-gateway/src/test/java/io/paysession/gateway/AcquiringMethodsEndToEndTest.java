@@ -279,7 +279,8 @@ class AcquiringMethodsEndToEndTest extends EndToEndTestBase {
         first.put("metadata", "damaged box");
         Answer refund = partner.post("/api/v1/session/refund", first);
         assertThat(refund.status()).as(refund.toString()).isEqualTo(200);
-        assertThat(refund.session().path("status").asText()).isEqualTo("in_progress");
+        assertThat(refund.session().path("status").asText()).as("a refund leaves the session accepted")
+                .isEqualTo("accepted");
         JsonNode payment = refund.session().path("acquiring_payments").path(0);
         assertThat(payment.path("status").asText()).isEqualTo("succeeded");
         assertThat(payment.path("refunds").path(0).path("id").asText()).matches("rf_\\d+");

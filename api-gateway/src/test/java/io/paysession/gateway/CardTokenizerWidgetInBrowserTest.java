@@ -97,7 +97,7 @@ class CardTokenizerWidgetInBrowserTest extends EndToEndTestBase {
         String cardToken = success.path("argument").path("token").asText();
         assertThat(cardToken).matches("card_[0-9a-f]{32}");
         assertThat(success.path("argument").path("info")).hasToString(
-                "{\"card_network\":\"visa\",\"card_type\":\"unknown\",\"masked_card_number\":\"424242******4242\"}");
+                "{\"card_network\":\"visa\",\"card_type\":\"credit\",\"masked_card_number\":\"424242******4242\"}");
         inFrame(() -> {
             browser.waitUpTo(WAIT).until(ExpectedConditions.textToBe(By.id("card-result"), "Card 424242******4242 linked."));
             WebElement input = driver().findElement(By.id("card-number"));
@@ -224,7 +224,7 @@ class CardTokenizerWidgetInBrowserTest extends EndToEndTestBase {
 
         JsonNode success = awaitEvent("onTokenizationSuccess");
         assertThat(success.path("argument").path("info")).hasToString(
-                "{\"card_network\":\"mir\",\"card_type\":\"unknown\",\"masked_card_number\":\"220000******0004\"}");
+                "{\"card_network\":\"mir\",\"card_type\":\"debit\",\"masked_card_number\":\"220000******0004\"}");
         assertThat(handlers()).containsExactly("onReady", "onTokenizationStart", "onTokenizationSuccess");
     }
 

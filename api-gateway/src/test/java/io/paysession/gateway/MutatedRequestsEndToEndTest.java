@@ -296,6 +296,7 @@ class MutatedRequestsEndToEndTest extends EndToEndTestBase {
         String cardToken = partner.post("/cds/v1/tokenize/elements", tokenizeBody()).body()
                 .at("/data/number/token").asText();
         assertThat(cardToken).startsWith("card_");
+        String widgetToken = publicToken(partner);
 
         List<Endpoint> endpoints = new ArrayList<>();
         endpoints.add(new Endpoint("create", partner, "POST", api(version, "/session/create"), () -> {
@@ -340,7 +341,19 @@ class MutatedRequestsEndToEndTest extends EndToEndTestBase {
         endpoints.add(new Endpoint("token info", partner, "POST", () -> "/api/v1/token/info", () -> json(
                 "{\"type\":\"card\",\"card\":{\"type\":\"encrypted_card\",\"encrypted_card\":{\"number_hash\":\""
                         + cardToken + "\"}}}")));
+        endpoints.add(new Endpoint("recurrent token info", partner, "POST", () -> "/api/v1/token/info", () -> json(
+                "{\"type\":\"recurrent_token\",\"recurrent_token\":{\"token\":\"" + recurrentToken + "\"}}")));
+        endpoints.add(new Endpoint("public token info", partner, "POST", () -> "/api/v1/token/info", () -> json(
+                "{\"type\":\"public_token\",\"public_token\":{\"token\":\"" + widgetToken + "\"}}")));
         endpoints.add(new Endpoint("tokenize", partner, "POST", () -> "/cds/v1/tokenize/elements", this::tokenizeBody));
+        endpoints.add(new Endpoint("notification list", partner, "POST", api(version, "/notification/list"),
+                () -> json("{\"session_id\":\"" + paid + "\",\"type\":\"payment_finished\",\"state\":\"delivered\","
+                        + "\"created_from\":\"2026-01-01T00:00:00Z\",\"order\":\"oldest_first\",\"limit\":5,"
+                        + "\"with_body\":true}")));
+        endpoints.add(new Endpoint("notification resend", partner, "POST", api(version, "/notification/resend"),
+                () -> json("{\"notification_id\":\"00000000-0000-0000-0000-000000000000\"}")));
+        endpoints.add(new Endpoint("sberpay push", partner, "POST", api(version, "/sberpay/push"),
+                () -> json("{\"phone\":\"79261234567\",\"session_id\":\"" + readyToConfirm + "\"}")));
         endpoints.add(new Endpoint("recurrent status", partner, "POST", api(version, "/recurrent/status"),
                 () -> json("{\"recurrent\":{\"token\":\"" + recurrentToken + "\"}}")));
         endpoints.add(new Endpoint("recurrent disable", partner, "POST", api(version, "/recurrent/disable"),

@@ -74,7 +74,7 @@ class PayoutsEndToEndTest extends EndToEndTestBase {
         Answer info = partner.post("/api/v1/token/info", "{\"type\":\"card\",\"card\":{\"type\":\"encrypted_card\","
                 + "\"encrypted_card\":{\"number_hash\":\"" + token + "\"}}}");
         assertThat(info.body().path("info")).hasToString("{\"number_hash\":\"" + token
-                + "\",\"brand\":\"mir\",\"last4\":\"0004\",\"type\":\"card\"}");
+                + "\",\"brand\":\"mir\",\"last4\":\"0004\",\"card_type\":\"debit\",\"type\":\"card\"}");
 
         ObjectNode body = payout("payout_details", card("tokenized_card", "token", token), 5_000, "rub");
         recipient(body).put("full_name", "Пётр Сергеевич Иванов");

@@ -9,7 +9,10 @@ import io.paysession.gateway.support.TestServiceProperties;
 import io.paysession.gateway.support.WebhookReceiver.Received;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** Recurring payments over the signed API: tokens from first payments, MIT and CIT charges, disabling. */
 class RecurringPaymentsEndToEndTest extends EndToEndTestBase {
@@ -35,6 +38,10 @@ class RecurringPaymentsEndToEndTest extends EndToEndTestBase {
         Answer status = awaitTokenStatus(partner, token);
         assertThat(status.body().path("recurrent").path("is_active").asBoolean()).isTrue();
         assertThat(status.body().path("recurrent").has("finished_at")).isFalse();
+        Answer activeInfo = partner.post("/api/v1/token/info", tokenInfo(token));
+        assertThat(activeInfo.body().path("info")).as(activeInfo.toString()).hasToString("{\"token\":\"" + token
+                + "\",\"type\":\"recurrent_token\",\"created_at\":\"" + recurrent.path("created_at").asText()
+                + "\",\"is_active\":true}");
 
         String mit = confirmed(partner, "v1", charge(token, "merchant"));
         Received mitFinished = WEBHOOKS.await(mit, "payment_finished", WEBHOOK_WAIT);
@@ -53,7 +60,23 @@ class RecurringPaymentsEndToEndTest extends EndToEndTestBase {
         Answer disabled = partner.post("/api/v1/recurrent/disable", "{\"recurrent\":{\"token\":\"" + token + "\"}}");
         assertThat(disabled.status()).as(disabled.toString()).isEqualTo(200);
         assertThat(disabled.body().path("recurrent").path("is_active").asBoolean()).isFalse();
-        assertThat(disabled.body().path("recurrent").path("finished_at").asText()).endsWith("Z");
+        String finishedAt = disabled.body().path("recurrent").path("finished_at").asText();
+        assertThat(finishedAt).endsWith("Z");
+        await().atMost(WEBHOOK_WAIT).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+            JsonNode granted = partner.post("/api/v1/session/status", sessionRef(firstSession)).session()
+                    .path("acquiring_payments").path(0).path("recurrent");
+            assertThat(granted.path("token").asText()).isEqualTo(token);
+            assertThat(granted.path("is_active").asBoolean(true)).as("the granting payment shows the token disabled")
+                    .isFalse();
+            assertThat(granted.path("finished_at").asText()).isEqualTo(finishedAt);
+        });
+        JsonNode disabledInfo = partner.post("/api/v1/token/info", tokenInfo(token)).body().path("info");
+        assertThat(disabledInfo.path("is_active").asBoolean(true)).isFalse();
+        assertThat(disabledInfo.path("finished_at").asText()).isEqualTo(finishedAt);
+        JsonNode grantedInV2 = partner.post("/api/v2/session/status", sessionRef(firstSession)).session()
+                .path("payment_list").path(0).path("recurrent");
+        assertThat(grantedInV2.path("is_active").asBoolean(true)).isFalse();
+        assertThat(grantedInV2.path("finished_at").asText()).isEqualTo(finishedAt);
 
         // a charge of its own (the first merchant charge's signed body is not run twice)
         Answer refused = partner.post("/api/v1/session/init/payment",
@@ -218,6 +241,10 @@ class RecurringPaymentsEndToEndTest extends EndToEndTestBase {
     }
 
     /** The token reaches the read side right after the grant; the partner may ask for it at once. */
+    private static String tokenInfo(String token) {
+        return "{\"type\":\"recurrent_token\",\"recurrent_token\":{\"token\":\"" + token + "\"}}";
+    }
+
     private Answer awaitTokenStatus(TestPartner partner, String token) {
         String body = "{\"recurrent\":{\"token\":\"" + token + "\"}}";
         long deadline = System.currentTimeMillis() + WEBHOOK_WAIT.toMillis();

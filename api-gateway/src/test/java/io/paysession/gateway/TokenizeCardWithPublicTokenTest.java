@@ -38,7 +38,7 @@ class TokenizeCardWithPublicTokenTest extends EndToEndTestBase {
         String token = tokenized.body().path("data").path("token").asText();
         assertThat(token).matches("card_[0-9a-f]{32}");
         assertThat(tokenized.text()).isEqualTo("{\"status\":\"ok\",\"data\":{\"token\":\"" + token + "\",\"info\":"
-                + "{\"masked_card_number\":\"220000******0004\",\"card_network\":\"mir\",\"card_type\":\"unknown\"}}}");
+                + "{\"masked_card_number\":\"220000******0004\",\"card_network\":\"mir\",\"card_type\":\"debit\"}}}");
         assertThat(tokenized.headers().firstValue("X-Request-Id")).hasValueSatisfying(id -> assertThat(id).startsWith("req_"));
         Map<String, Object> stored = jdbc.queryForMap(
                 "select project, cvc_ciphertext, expiry_month, expiry_year from card_vault where token = ?", token);

@@ -163,6 +163,11 @@ public class SessionController {
     }
 
     private SessionView find(SessionId sessionId) {
+        return find(queries, sessionId);
+    }
+
+    /** The session's view; {@code session_not_found} when there is none. */
+    static SessionView find(QueryGateway queries, SessionId sessionId) {
         try {
             return queries.query(new FindSessionQuery(sessionId), ResponseTypes.optionalInstanceOf(SessionView.class))
                     .join()

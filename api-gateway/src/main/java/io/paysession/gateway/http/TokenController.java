@@ -5,6 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.PaymentsException;
 import io.paysession.api.partner.PartnerView;
+import io.paysession.api.recurrent.RecurrentTokenView;
+import io.paysession.api.wire.WireFormat;
+import io.paysession.command.rails.CardType;
+import io.paysession.command.rails.CardTypes;
 import io.paysession.command.vault.BrowserTokenization;
 import io.paysession.command.vault.CardNumber;
 import io.paysession.command.vault.CardVault;
@@ -13,12 +17,15 @@ import io.paysession.command.vault.StoredCard;
 import io.paysession.command.vault.VaultedCard;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +36,7 @@ import java.util.regex.Pattern;
  * Card tokenization: {@code /cds/v1/tokenize/elements} puts card numbers into the vault and answers with
  * tokens for payouts; {@code /api/v1/token} issues the one-use public token of the browser widget, which
  * spends it on {@code /cds/v1/tokenize/card};
- * {@code /api/v1/token/info} describes a card token. A token works only for the project that made it.
+ * {@code /api/v1/token/info} describes a card token, a public token or a recurrent token. A token works only for the project that made it.
  */
 @RestController
 public class TokenController {
@@ -44,11 +51,18 @@ public class TokenController {
     private final CardVault vault;
     private final PublicTokens publicTokens;
     private final BrowserTokenization tokenization;
+    private final RecurrentTokens recurrentTokens;
+    private final ObjectProvider<CardTypes> cardTypes;
+    private final Clock clock;
 
-    public TokenController(CardVault vault, PublicTokens publicTokens, BrowserTokenization tokenization) {
+    public TokenController(CardVault vault, PublicTokens publicTokens, BrowserTokenization tokenization,
+                           RecurrentTokens recurrentTokens, ObjectProvider<CardTypes> cardTypes, Clock clock) {
         this.vault = vault;
         this.publicTokens = publicTokens;
         this.tokenization = tokenization;
+        this.recurrentTokens = recurrentTokens;
+        this.cardTypes = cardTypes;
+        this.clock = clock;
     }
 
     @PostMapping("/cds/v1/tokenize/elements")
@@ -131,13 +145,28 @@ public class TokenController {
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(answer);
     }
 
+    /**
+     * {@code token/info}: {@code type} {@code card} ({@code card.encrypted_card.number_hash}), {@code public_token}
+     * ({@code public_token.token}) or {@code recurrent_token} ({@code recurrent_token.token}); each answers with
+     * {@code info} describing a token of the asking project, and a token of another project, or none, as
+     * {@code invalid_request}, the same answer for both.
+     */
     @PostMapping("/api/v1/token/info")
     public ResponseEntity<ObjectNode> tokenInfo(HttpServletRequest request) {
         PartnerView partner = SessionController.partner(request);
         ObjectNode body = SessionController.body(request);
-        if (!"card".equals(Fields.requiredText(body, "type", ""))) {
-            throw PaymentsException.invalidRequest("type must be card");
+        String type = Fields.requiredText(body, "type", "");
+        ObjectNode answer = ApiResponses.ok();
+        switch (type) {
+            case "card" -> cardInfo(answer.putObject("info"), body, partner);
+            case "public_token" -> publicTokenInfo(answer.putObject("info"), body, partner);
+            case "recurrent_token" -> recurrentTokenInfo(answer.putObject("info"), body, partner);
+            default -> throw PaymentsException.invalidRequest("type must be card, public_token or recurrent_token");
         }
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(answer);
+    }
+
+    private void cardInfo(ObjectNode info, ObjectNode body, PartnerView partner) {
         ObjectNode card = Fields.requiredObject(body, "card", "");
         if (!"encrypted_card".equals(Fields.requiredText(card, "type", "card"))) {
             throw PaymentsException.invalidRequest("card.type must be encrypted_card");
@@ -146,10 +175,43 @@ public class TokenController {
                 "card.encrypted_card");
         StoredCard stored = vault.describe(hash).filter(found -> found.project().equals(partner.project()))
                 .orElseThrow(() -> PaymentsException.invalidRequest("card.encrypted_card.number_hash is not a card token of this project"));
-        ObjectNode answer = ApiResponses.ok();
-        answer.putObject("info").put("number_hash", stored.token()).put("brand", stored.brand())
-                .put("last4", stored.last4()).put("type", "card");
-        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(answer);
+        info.put("number_hash", stored.token()).put("brand", stored.brand()).put("last4", stored.last4())
+                .put("card_type", cardType(stored.bin())).put("type", "card");
+    }
+
+    /** Issued, expires (24 h), active until used once or expired; {@code finished_at} once it is not. */
+    private void publicTokenInfo(ObjectNode info, ObjectNode body, PartnerView partner) {
+        String token = Fields.requiredText(Fields.requiredObject(body, "public_token", ""), "token", "public_token");
+        PublicTokens.Description found = (PUBLIC_TOKEN.matcher(token).matches() ? publicTokens.describe(token)
+                : java.util.Optional.<PublicTokens.Description>empty())
+                .filter(described -> described.project().equals(partner.project()))
+                .orElseThrow(() -> PaymentsException.invalidRequest("public_token.token is not a public token of this project"));
+        Instant now = clock.instant();
+        info.put("token", token).put("type", "public_token")
+                .put("created_at", WireFormat.timestamp(found.createdAt()))
+                .put("expires_at", WireFormat.timestamp(found.expiresAt()));
+        if (found.finishedAt(now) != null) {
+            info.put("finished_at", WireFormat.timestamp(found.finishedAt(now)));
+        }
+        info.put("is_active", found.activeAt(now));
+    }
+
+    /** As {@code recurrent/status} answers it: issued, active until the partner disables it. */
+    private void recurrentTokenInfo(ObjectNode info, ObjectNode body, PartnerView partner) {
+        String token = Fields.requiredText(Fields.requiredObject(body, "recurrent_token", ""), "token",
+                "recurrent_token");
+        RecurrentTokenView found = recurrentTokens.find(token).filter(view -> view.project().equals(partner.project()))
+                .orElseThrow(() -> PaymentsException.invalidRequest("recurrent_token.token is not a recurrent token of this project"));
+        info.put("token", found.token()).put("type", "recurrent_token")
+                .put("created_at", WireFormat.timestamp(found.createdAt()));
+        if (!found.active()) {
+            info.put("finished_at", WireFormat.timestamp(found.disabledAt()));
+        }
+        info.put("is_active", found.active());
+    }
+
+    private String cardType(String bin) {
+        return cardTypes.getIfAvailable(() -> any -> CardType.UNKNOWN).typeOf(bin).wireName();
     }
 
     /** 12 to 19 digits that pass the Luhn check; the number itself is never part of a refusal. */
@@ -163,12 +225,12 @@ public class TokenController {
     }
 
     /** The token record of the spec: {@code token} and {@code info {masked_card_number, card_network, card_type}}. */
-    private static void tokenRecord(ObjectNode into, VaultedCard card, CardNumber number) {
+    private void tokenRecord(ObjectNode into, VaultedCard card, CardNumber number) {
         into.put("token", card.token());
         into.putObject("info")
                 .put("masked_card_number", number.masked())
                 .put("card_network", card.brand().wireName())
-                .put("card_type", "unknown");
+                .put("card_type", cardType(number.bin()));
     }
 
     /** One answer for unknown, expired and used tokens: a caller learns nothing about tokens it does not hold. */

@@ -5,10 +5,12 @@ import com.samskivert.mustache.Mustache;
 import com.samskivert.mustache.Template;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.money.Money;
+import io.paysession.api.wire.WireFormat;
 import io.paysession.command.rails.sandbox.ConditionalOnSandboxRails;
 import io.paysession.command.rails.sandbox.InteractionKind;
 import io.paysession.command.rails.sandbox.SandboxInteractions;
 import io.paysession.command.rails.sandbox.SandboxPayerActions;
+import io.paysession.command.rails.sandbox.SandboxPayerPushes;
 import io.paysession.gateway.http.ApiResponses;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -66,27 +68,40 @@ public class PayerPagesController {
 
     private final SandboxPayerActions actions;
     private final PayerPageTokens tokens;
+    private final SandboxPayerPushes pushes;
     private final Template page;
 
-    public PayerPagesController(SandboxPayerActions actions, PayerPageTokens tokens, Mustache.Compiler templates) {
+    public PayerPagesController(SandboxPayerActions actions, PayerPageTokens tokens, SandboxPayerPushes pushes,
+                                Mustache.Compiler templates) {
         this.actions = actions;
         this.tokens = tokens;
+        this.pushes = pushes;
         this.page = templates.loadTemplate("sandbox/payer-page");
     }
 
     /** What the page template shows; a {@code null} part is left out. */
     private record Page(String title, String style, Payment payment, Question question, String message, String result,
-                        String returnUrl) {
+                        String returnUrl, List<String> pushes) {
+        Page(String title, String style, Payment payment, Question question, String message, String result,
+             String returnUrl) {
+            this(title, style, payment, question, message, result, returnUrl, List.of());
+        }
+
         Page(String title) {
             this(title, STYLE, null, null, null, null, null);
         }
 
         Page withMessage(String text) {
-            return new Page(title, style, payment, question, text, result, returnUrl);
+            return new Page(title, style, payment, question, text, result, returnUrl, pushes);
         }
 
         Page withResult(String text) {
-            return new Page(title, style, payment, question, message, text, returnUrl);
+            return new Page(title, style, payment, question, message, text, returnUrl, pushes);
+        }
+
+        /** The notifications sent to the payer about this payment ({@code sberpay/push}), as lines of text. */
+        Page withPushes(List<String> lines) {
+            return new Page(title, style, payment, question, message, result, returnUrl, lines);
         }
     }
 
@@ -183,7 +198,10 @@ public class PayerPagesController {
             case DECLINED -> new Page(title, STYLE, payment, null, null, "Declined.", returnUrl);
             case CLOSED -> new Page(title, STYLE, payment, null, null, "This payment can no longer be approved.", returnUrl);
         };
-        return page.execute(shown);
+        return page.execute(shown.withPushes(pushes.sentFor(interaction.id()).stream()
+                .map(sent -> "A notification about this payment was sent to the phone ending in " + sent.phoneLast4()
+                        + " at " + WireFormat.timestamp(sent.at()))
+                .toList()));
     }
 
     private Question question(SandboxInteractions.Interaction interaction) {

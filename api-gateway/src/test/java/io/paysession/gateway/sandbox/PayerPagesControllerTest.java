@@ -12,6 +12,7 @@ import io.paysession.command.rails.sandbox.InteractionKind;
 import io.paysession.command.rails.sandbox.SandboxInteractions;
 import io.paysession.command.rails.sandbox.SandboxInteractions.State;
 import io.paysession.command.rails.sandbox.SandboxPayerActions;
+import io.paysession.command.rails.sandbox.SandboxPayerPushes;
 import io.paysession.command.vault.VaultKeyRing;
 import io.paysession.gateway.support.Templates;
 import org.junit.jupiter.api.Test;
@@ -97,6 +98,12 @@ class PayerPagesControllerTest {
                 return Optional.of(interaction).filter(found -> found.id().equals(id));
             }
         };
-        return new PayerPagesController(actions, tokens, compiler);
+        SandboxPayerPushes noPushes = new SandboxPayerPushes(null, null, null) {
+            @Override
+            public List<Sent> sentFor(String interactionId) {
+                return List.of();
+            }
+        };
+        return new PayerPagesController(actions, tokens, noPushes, compiler);
     }
 }

@@ -34,6 +34,7 @@ class SecurityCodeSweepTest {
     private static SessionTimeLimits limits(Duration confirm, Duration qrAppConfirm) {
         SessionTimeLimits defaults = SessionTimeLimits.defaults();
         return new SessionTimeLimits(confirm, qrAppConfirm, defaults.payerAction(), defaults.walletAndBankAppPayerAction(),
-                defaults.capture(), defaults.firstOutcomeQuery(), defaults.maxOutcomeQueryInterval());
+                defaults.capture(), defaults.firstOutcomeQuery(), defaults.maxOutcomeQueryInterval(),
+                defaults.outcomeQueriesBeforeError());
     }
 }

@@ -1,5 +1,6 @@
 package io.paysession.command.session;
 
+import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.error.PaymentsException;
 import io.paysession.api.money.Money;
@@ -77,6 +78,19 @@ abstract class Operation {
     /** {@code session/refund}, project checked; checks the table itself. */
     abstract void refund(RefundSessionCommand command, Clock clock);
 
+    /** The operation's error once its outcome is overdue: the rail may still have done it. */
+    static ErrorDetails overdueError(String kind, int queries) {
+        return ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT, "The provider's outcome of the " + kind
+                + " is still unknown after " + queries + " queries; it may yet succeed: do not repeat it, ask the"
+                + " operator. The provider is still being asked");
+    }
+
+    /** The session's error once an operation's outcome is overdue: not final. */
+    static ErrorDetails overdueSessionError(String operationId) {
+        return ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT, "The outcome of " + operationId
+                + " is unknown: the session's status is not final");
+    }
+
     OperationState state() {
         return state;
     }
@@ -86,6 +100,7 @@ abstract class Operation {
         return switch (state) {
             case SUCCEEDED -> SessionStatus.ACCEPTED;
             case FAILED -> SessionStatus.CANCELLED;
+            case ERROR -> SessionStatus.ERROR;
             default -> SessionStatus.IN_PROGRESS;
         };
     }

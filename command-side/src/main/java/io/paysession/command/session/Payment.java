@@ -19,12 +19,14 @@ import io.paysession.api.session.PaymentHoldReleasedEvent;
 import io.paysession.api.session.PaymentId;
 import io.paysession.api.session.PaymentMethod;
 import io.paysession.api.session.PaymentOutcomeQueryRequestedEvent;
+import io.paysession.api.session.PaymentOutcomeOverdueEvent;
 import io.paysession.api.session.PaymentOutcomeUnknownEvent;
 import io.paysession.api.session.PaymentReadyToConfirmEvent;
 import io.paysession.api.session.PaymentStartedEvent;
 import io.paysession.api.session.PaymentSucceededEvent;
 import io.paysession.api.session.QrAppMethod;
 import io.paysession.api.session.RailOrder;
+import io.paysession.api.session.RecurrentTokenFinishedEvent;
 import io.paysession.api.session.RecurrentTokenGrantedEvent;
 import io.paysession.api.session.RefundId;
 import io.paysession.api.session.RefundRequestedEvent;
@@ -70,6 +72,9 @@ final class Payment extends Operation {
     private final PartnerTerms terms;
     private final RailOrder order;
     private final boolean grantsRecurrentToken;
+    /** The recurrent token this payment granted, once it has; {@code grantEnded} once the partner disabled it. */
+    private String grantedToken;
+    private boolean grantEnded;
     private int outcomeQueries;
     private int captureQueries;
     private Money captured;
@@ -128,6 +133,11 @@ final class Payment extends Operation {
         } else if (outcome instanceof AuthorizationOutcome.Unknown unknown) {
             advance(Trigger.OUTCOME_UNKNOWN);
             apply(new PaymentOutcomeUnknownEvent(sessionId, paymentId, unknown.reason(), outcomeQueries, now));
+            if (state() == OperationState.OUTCOME_UNKNOWN && limits.overdueAfter(outcomeQueries)) {
+                advance(Trigger.OUTCOME_OVERDUE);
+                apply(new PaymentOutcomeOverdueEvent(sessionId, paymentId, overdueError("payment", outcomeQueries),
+                        overdueSessionError(paymentId.value()), now));
+            }
             schedule(deadlines, Session.OUTCOME_QUERY, limits.outcomeQueryDelay(outcomeQueries));
         }
     }
@@ -183,6 +193,19 @@ final class Payment extends Operation {
         }
         apply(new RefundRequestedEvent(sessionId, paymentId, command.refundId(), order, amount, command.metadata(),
                 WireFormat.now(clock)));
+    }
+
+    /**
+     * The partner disabled {@code token}: if this payment granted it and it is not shown finished yet, it is shown
+     * finished from {@code finishedAt} (the token's own time). Any other token is refused as a wrong state.
+     */
+    void endRecurrentGrant(String token, Instant finishedAt) {
+        if (grantedToken == null || !grantedToken.equals(token)) {
+            throw PaymentsException.wrongState("The payment " + paymentId + " did not grant that recurrent token");
+        }
+        if (!grantEnded) {
+            apply(new RecurrentTokenFinishedEvent(sessionId, paymentId, token, finishedAt));
+        }
     }
 
     /** The refund of this payment with {@code refundId}, if it has one. */
@@ -255,9 +278,9 @@ final class Payment extends Operation {
         return sum(RefundState.ACCEPTED);
     }
 
-    /** What the rail may still pay back: the refunds in progress, whose answer may be lost. */
+    /** What the rail may still pay back: the refunds in progress, whose answer may be lost, and those in error. */
     private Money inFlight() {
-        return sum(RefundState.IN_PROGRESS);
+        return sum(RefundState.IN_PROGRESS).plus(sum(RefundState.ERROR));
     }
 
     private Money sum(RefundState state) {
@@ -284,6 +307,11 @@ final class Payment extends Operation {
     @EventSourcingHandler
     void on(PaymentOutcomeUnknownEvent event) {
         record(Trigger.OUTCOME_UNKNOWN);
+    }
+
+    @EventSourcingHandler
+    void on(PaymentOutcomeOverdueEvent event) {
+        record(Trigger.OUTCOME_OVERDUE);
     }
 
     @EventSourcingHandler
@@ -315,6 +343,16 @@ final class Payment extends Operation {
     }
 
     @EventSourcingHandler
+    void on(RecurrentTokenGrantedEvent event) {
+        grantedToken = event.token();
+    }
+
+    @EventSourcingHandler
+    void on(RecurrentTokenFinishedEvent event) {
+        grantEnded = true;
+    }
+
+    @EventSourcingHandler
     void on(PaymentSucceededEvent event) {
         captured = event.capturedAmount();
         record(Trigger.APPROVED, Trigger.CAPTURE_COMPLETED);
@@ -342,6 +380,7 @@ final class Payment extends Operation {
         return other instanceof Payment payment && sameLifecycle(payment) && paymentId.equals(payment.paymentId)
                 && Objects.equals(project, payment.project) && Objects.equals(terms, payment.terms)
                 && Objects.equals(order, payment.order) && grantsRecurrentToken == payment.grantsRecurrentToken
+                && Objects.equals(grantedToken, payment.grantedToken) && grantEnded == payment.grantEnded
                 && outcomeQueries == payment.outcomeQueries && captureQueries == payment.captureQueries
                 && Objects.equals(captured, payment.captured) && refunds.equals(payment.refunds);
     }

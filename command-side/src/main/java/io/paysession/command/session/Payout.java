@@ -10,6 +10,8 @@ import io.paysession.api.session.PayoutData;
 import io.paysession.api.session.PayoutFailedEvent;
 import io.paysession.api.session.PayoutId;
 import io.paysession.api.session.PayoutOutcomeQueryRequestedEvent;
+import io.paysession.api.session.OperationState;
+import io.paysession.api.session.PayoutOutcomeOverdueEvent;
 import io.paysession.api.session.PayoutOutcomeUnknownEvent;
 import io.paysession.api.session.PayoutReadyToConfirmEvent;
 import io.paysession.api.session.PayoutStartedEvent;
@@ -84,6 +86,11 @@ final class Payout extends Operation {
         } else if (outcome instanceof AuthorizationOutcome.Unknown unknown) {
             advance(Trigger.OUTCOME_UNKNOWN);
             apply(new PayoutOutcomeUnknownEvent(sessionId, payoutId, unknown.reason(), outcomeQueries, now));
+            if (state() == OperationState.OUTCOME_UNKNOWN && limits.overdueAfter(outcomeQueries)) {
+                advance(Trigger.OUTCOME_OVERDUE);
+                apply(new PayoutOutcomeOverdueEvent(sessionId, payoutId, overdueError("payout", outcomeQueries),
+                        overdueSessionError(payoutId.value()), now));
+            }
             schedule(deadlines, Session.OUTCOME_QUERY, limits.outcomeQueryDelay(outcomeQueries));
         } else {
             throw PaymentsException.wrongState("A payout cannot be " + outcome.getClass().getSimpleName());
@@ -132,6 +139,11 @@ final class Payout extends Operation {
     @EventSourcingHandler
     void on(PayoutConfirmedEvent event) {
         record(Trigger.CONFIRM, Trigger.CONFIRM_AUTOMATICALLY);
+    }
+
+    @EventSourcingHandler
+    void on(PayoutOutcomeOverdueEvent event) {
+        record(Trigger.OUTCOME_OVERDUE);
     }
 
     @EventSourcingHandler

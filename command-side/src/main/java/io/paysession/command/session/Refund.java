@@ -10,6 +10,7 @@ import io.paysession.api.session.RefundAcceptedEvent;
 import io.paysession.api.session.RefundDeclinedEvent;
 import io.paysession.api.session.RefundId;
 import io.paysession.api.session.RefundOutcomeQueryRequestedEvent;
+import io.paysession.api.session.RefundOutcomeOverdueEvent;
 import io.paysession.api.session.RefundOutcomeUnknownEvent;
 import io.paysession.api.session.RefundState;
 import io.paysession.api.session.SessionId;
@@ -88,8 +89,13 @@ final class Refund {
     void recordOutcomeUnknown(ErrorDetails reason, Clock clock, DeadlineManager deadlines, SessionTimeLimits limits) {
         require(RefundTrigger.OUTCOME_UNKNOWN);
         int queriesMade = queries;
-        apply(new RefundOutcomeUnknownEvent(sessionId, paymentId, refundId, reason, queriesMade,
-                WireFormat.now(clock)));
+        Instant now = WireFormat.now(clock);
+        apply(new RefundOutcomeUnknownEvent(sessionId, paymentId, refundId, reason, queriesMade, now));
+        if (state == RefundState.IN_PROGRESS && limits.overdueAfter(queriesMade)) {
+            require(RefundTrigger.OUTCOME_OVERDUE);
+            apply(new RefundOutcomeOverdueEvent(sessionId, paymentId, refundId,
+                    Operation.overdueError("refund", queriesMade), now));
+        }
         deadlines.schedule(limits.outcomeQueryDelay(queriesMade), Session.REFUND_OUTCOME_QUERY,
                 new StageDeadline(refundId.value(), stage));
     }
@@ -112,6 +118,12 @@ final class Refund {
     void on(RefundOutcomeUnknownEvent event) {
         record(RefundTrigger.OUTCOME_UNKNOWN);
         stage++;
+    }
+
+    /** Keeps the stage: the query deadline set with the unknown answer still applies. */
+    @EventSourcingHandler
+    void on(RefundOutcomeOverdueEvent event) {
+        record(RefundTrigger.OUTCOME_OVERDUE);
     }
 
     @EventSourcingHandler

@@ -6,6 +6,7 @@ import io.paysession.api.error.PaymentsException;
 import io.paysession.api.session.CancelSessionCommand;
 import io.paysession.api.session.CaptureSessionCommand;
 import io.paysession.api.session.ConfirmSessionCommand;
+import io.paysession.api.session.EndRecurrentGrantCommand;
 import io.paysession.api.session.CreateSessionCommand;
 import io.paysession.api.session.InitPaymentCommand;
 import io.paysession.api.session.InitPayoutCommand;
@@ -214,6 +215,11 @@ public class Session {
     public void handle(RecordPaymentAuthorizationCommand command, Clock clock, DeadlineManager deadlines,
                        SessionTimeLimits limits) {
         payment(command.paymentId()).recordAuthorization(command.outcome(), clock, deadlines, limits);
+    }
+
+    @CommandHandler
+    public void handle(EndRecurrentGrantCommand command) {
+        payment(command.paymentId()).endRecurrentGrant(command.token(), command.finishedAt());
     }
 
     @CommandHandler

@@ -13,6 +13,7 @@ import static io.paysession.api.session.OperationState.AWAITING_CAPTURE;
 import static io.paysession.api.session.OperationState.AWAITING_CONFIRMATION;
 import static io.paysession.api.session.OperationState.AWAITING_PAYER_ACTION;
 import static io.paysession.api.session.OperationState.CAPTURING;
+import static io.paysession.api.session.OperationState.ERROR;
 import static io.paysession.api.session.OperationState.FAILED;
 import static io.paysession.api.session.OperationState.IN_PROGRESS;
 import static io.paysession.api.session.OperationState.OUTCOME_UNKNOWN;
@@ -51,6 +52,8 @@ final class SessionLifecycle {
         OUTCOME_UNKNOWN("the rail's time-out"),
         /** Only asks the rail again: the operation stays in its state and stage, so its deadlines still apply. */
         OUTCOME_QUERY_DUE("the next query of the rail"),
+        /** The outcome stayed unknown past the first series of queries: shown failed, the session in error. */
+        OUTCOME_OVERDUE("the last query of the first series"),
         APPROVED("the rail's approval"),
         HELD("the rail's authorization"),
         DECLINED("the rail's decline"),
@@ -144,6 +147,13 @@ final class SessionLifecycle {
             rule(ANY,     OUTCOME_UNKNOWN,        Trigger.APPROVED,               SUCCEEDED),
             rule(ANY,     OUTCOME_UNKNOWN,        Trigger.HELD,                   AWAITING_CAPTURE),
             rule(ANY,     OUTCOME_UNKNOWN,        Trigger.DECLINED,               FAILED),
+            rule(ANY,     OUTCOME_UNKNOWN,        Trigger.OUTCOME_OVERDUE,        ERROR),
+            rule(ANY,     ERROR,                  Trigger.OUTCOME_QUERY_DUE,      ERROR),
+            rule(ANY,     ERROR,                  Trigger.OUTCOME_UNKNOWN,        ERROR),
+            rule(ANY,     ERROR,                  Trigger.PAYER_ACTION_REQUIRED,  AWAITING_PAYER_ACTION),
+            rule(ANY,     ERROR,                  Trigger.APPROVED,               SUCCEEDED),
+            rule(ANY,     ERROR,                  Trigger.HELD,                   AWAITING_CAPTURE),
+            rule(ANY,     ERROR,                  Trigger.DECLINED,               FAILED),
             rule(ANY,     AWAITING_CAPTURE,       Trigger.CAPTURE,                CAPTURING),
             rule(ANY,     AWAITING_CAPTURE,       Trigger.CANCEL,                 FAILED),
             rule(ANY,     AWAITING_CAPTURE,       Trigger.CAPTURE_TIMEOUT,        FAILED),
@@ -179,6 +189,7 @@ final class SessionLifecycle {
         REQUEST("session/refund"),
         OUTCOME_UNKNOWN("the rail's lost answer to a refund"),
         OUTCOME_QUERY_DUE("the next query of the rail about a refund"),
+        OUTCOME_OVERDUE("the last query of the first series about a refund"),
         ACCEPTED("the rail's acceptance of a refund"),
         DECLINED("the rail's decline of a refund");
 
@@ -206,7 +217,12 @@ final class SessionLifecycle {
             new RefundRule(RefundState.IN_PROGRESS, RefundTrigger.OUTCOME_UNKNOWN,   RefundState.IN_PROGRESS),
             new RefundRule(RefundState.IN_PROGRESS, RefundTrigger.OUTCOME_QUERY_DUE, RefundState.IN_PROGRESS),
             new RefundRule(RefundState.IN_PROGRESS, RefundTrigger.ACCEPTED,          RefundState.ACCEPTED),
-            new RefundRule(RefundState.IN_PROGRESS, RefundTrigger.DECLINED,          RefundState.DECLINED)
+            new RefundRule(RefundState.IN_PROGRESS, RefundTrigger.DECLINED,          RefundState.DECLINED),
+            new RefundRule(RefundState.IN_PROGRESS, RefundTrigger.OUTCOME_OVERDUE,   RefundState.ERROR),
+            new RefundRule(RefundState.ERROR,     RefundTrigger.OUTCOME_UNKNOWN,   RefundState.ERROR),
+            new RefundRule(RefundState.ERROR,     RefundTrigger.OUTCOME_QUERY_DUE, RefundState.ERROR),
+            new RefundRule(RefundState.ERROR,     RefundTrigger.ACCEPTED,          RefundState.ACCEPTED),
+            new RefundRule(RefundState.ERROR,     RefundTrigger.DECLINED,          RefundState.DECLINED)
     );
 
     private SessionLifecycle() {

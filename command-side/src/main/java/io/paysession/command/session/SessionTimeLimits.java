@@ -20,11 +20,21 @@ public record SessionTimeLimits(@DefaultValue("240m") Duration confirm,
                                @DefaultValue("20m") Duration walletAndBankAppPayerAction,
                                @DefaultValue("5d") Duration capture,
                                @DefaultValue("30s") Duration firstOutcomeQuery,
-                               @DefaultValue("1h") Duration maxOutcomeQueryInterval) {
+                               @DefaultValue("1h") Duration maxOutcomeQueryInterval,
+                               @DefaultValue("5") int outcomeQueriesBeforeError) {
 
     public static SessionTimeLimits defaults() {
         return new SessionTimeLimits(Duration.ofMinutes(240), Duration.ofMinutes(20), Duration.ofMinutes(60),
-                Duration.ofMinutes(20), Duration.ofDays(5), Duration.ofSeconds(30), Duration.ofHours(1));
+                Duration.ofMinutes(20), Duration.ofDays(5), Duration.ofSeconds(30), Duration.ofHours(1), 5);
+    }
+
+    /**
+     * Whether an outcome still unknown after {@code queriesMade} queries is overdue: shown failed, with the session
+     * (for a refund, the refund) in {@code error}. With the defaults, after the 5th query, 15.5 minutes after the
+     * first unknown answer (30 s, 1, 2, 4 and 8 minutes).
+     */
+    boolean overdueAfter(int queriesMade) {
+        return queriesMade >= outcomeQueriesBeforeError;
     }
 
     /** 20 minutes for QR-code application payments (spec), 240 otherwise (docs). */

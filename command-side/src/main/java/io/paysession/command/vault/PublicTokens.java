@@ -54,6 +54,35 @@ public class PublicTokens {
                 (row, index) -> row.getString("project"), sha256(token), Timestamp.from(clock.instant())).stream().findFirst();
     }
 
+    /**
+     * What a partner may know of a token it issued ({@code token/info}): when it was issued, until when it lives,
+     * and whether it was used. Empty when unknown.
+     */
+    public Optional<Description> describe(String token) {
+        return jdbc.query("select project, created_at, expires_at, used_at from public_token where token = ?",
+                (row, index) -> new Description(row.getString("project"), row.getTimestamp("created_at").toInstant(),
+                        row.getTimestamp("expires_at").toInstant(),
+                        row.getTimestamp("used_at") == null ? null : row.getTimestamp("used_at").toInstant()),
+                sha256(token)).stream().findFirst();
+    }
+
+    /** A public token as {@link #describe} tells it; {@code usedAt} is null while unused. */
+    public record Description(String project, Instant createdAt, Instant expiresAt, Instant usedAt) {
+
+        /** Usable at {@code now}: not used and not expired. */
+        public boolean activeAt(Instant now) {
+            return usedAt == null && expiresAt.isAfter(now);
+        }
+
+        /** When it stopped being usable: its use, or its expiry once passed; null while active. */
+        public Instant finishedAt(Instant now) {
+            if (usedAt != null) {
+                return usedAt;
+            }
+            return expiresAt.isAfter(now) ? null : expiresAt;
+        }
+    }
+
     /** Uses the token once: the project it stands for, or empty when it is unknown, expired or already used. */
     public Optional<String> use(String token) {
         return jdbc.query("""

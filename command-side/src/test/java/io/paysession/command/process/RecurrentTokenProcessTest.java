@@ -1,10 +1,16 @@
 package io.paysession.command.process;
 
 import io.paysession.api.recurrent.IssueRecurrentTokenCommand;
+import io.paysession.api.recurrent.RecurrentTokenDisabledEvent;
+import io.paysession.api.recurrent.RecurrentTokenIssuedEvent;
+import io.paysession.api.session.EndRecurrentGrantCommand;
 import io.paysession.api.session.CardMethod;
 import io.paysession.api.session.PaymentId;
 import io.paysession.api.session.RecurrentTokenGrantedEvent;
 import io.paysession.api.session.SessionId;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
+import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageEngine;
 import org.axonframework.modelling.command.AggregateStreamCreationException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,11 +35,33 @@ class RecurrentTokenProcessTest {
             "rt_33", "shop", CARD, GRANTED_AT);
 
     private final RecordingCommands commands = new RecordingCommands();
-    private final RecurrentTokenProcess process = new RecurrentTokenProcess(commands.sender());
+    private final EmbeddedEventStore store = EmbeddedEventStore.builder()
+            .storageEngine(new InMemoryEventStorageEngine()).build();
+    private final RecurrentTokenProcess process = new RecurrentTokenProcess(commands.sender(), store);
 
     @AfterEach
     void stop() {
         commands.close();
+        store.shutDown();
+    }
+
+    @Test
+    void aDisabledTokenIsShownFinishedOnThePaymentThatGrantedItAtTheTimeItWasDisabled() {
+        Instant disabledAt = GRANTED_AT.plusSeconds(3_600);
+        store.publish(new GenericDomainEventMessage<>("RecurrentToken", "rt_33", 0,
+                new RecurrentTokenIssuedEvent("rt_33", "shop", SESSION, PAYMENT, CARD, GRANTED_AT)));
+
+        process.on(new RecurrentTokenDisabledEvent("rt_33", disabledAt));
+
+        assertThat(commands.sent()).containsExactly(new EndRecurrentGrantCommand(SESSION, PAYMENT, "rt_33",
+                disabledAt));
+    }
+
+    @Test
+    void aTokenWithoutItsIssueInTheStoreEndsNoGrant() {
+        process.on(new RecurrentTokenDisabledEvent("rt_unknown", GRANTED_AT));
+
+        assertThat(commands.sent()).isEmpty();
     }
 
     @Test

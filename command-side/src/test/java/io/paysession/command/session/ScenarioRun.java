@@ -25,6 +25,7 @@ import io.paysession.api.session.PaymentHoldReleasedEvent;
 import io.paysession.api.session.PaymentId;
 import io.paysession.api.session.PaymentMethod;
 import io.paysession.api.session.PaymentCaptureQueryRequestedEvent;
+import io.paysession.api.session.PaymentOutcomeOverdueEvent;
 import io.paysession.api.session.PaymentOutcomeQueryRequestedEvent;
 import io.paysession.api.session.RecordCaptureOutcomeUnknownCommand;
 import io.paysession.api.session.RecordPaymentAuthorizationCommand;
@@ -183,7 +184,11 @@ final class ScenarioRun {
             check(refusal != null || !fresh.isEmpty(), () -> "[answers] an accepted command stored nothing");
             fresh.forEach(stream::accept);
             if (refusal == null && command.trigger() != null) {
-                tookRow(statusBefore, stateBefore, command.trigger(), command.description());
+                if (fresh.stream().anyMatch(PaymentOutcomeOverdueEvent.class::isInstance)) {
+                    tookRowThenOverdue(statusBefore, stateBefore, command.trigger(), command.description());
+                } else {
+                    tookRow(statusBefore, stateBefore, command.trigger(), command.description());
+                }
             }
             coverage.answered(refusal, fresh);
         } else if (action instanceof Wait wait) {
@@ -220,6 +225,24 @@ final class ScenarioRun {
         check(Objects.equals(to, stream.state()), () -> "[transitions] " + trigger + " from " + from
                 + " leads to " + to + " in the table, but the payment is now " + stream.state());
         coverage.took(from, trigger);
+    }
+
+    /**
+     * [transitions]: an unknown answer after the first series of queries takes its row, then the overdue row from
+     * the state it led to, which must be where the payment is now.
+     */
+    private void tookRowThenOverdue(SessionStatus status, OperationState from, Trigger trigger, String what) {
+        SessionLifecycle.Transition row = SessionLifecycle.next(status, from, trigger);
+        check(row.allowed() && trigger == Trigger.OUTCOME_UNKNOWN, () -> "[transitions] " + what + " acted as "
+                + trigger + " while the payment is " + from + " and made the outcome overdue");
+        OperationState unknown = ((SessionLifecycle.Allowed) row).to();
+        SessionLifecycle.Transition overdue = SessionLifecycle.next(SessionStatus.IN_PROGRESS, unknown,
+                Trigger.OUTCOME_OVERDUE);
+        check(overdue.allowed() && Objects.equals(((SessionLifecycle.Allowed) overdue).to(), stream.state()),
+                () -> "[transitions] " + Trigger.OUTCOME_OVERDUE + " from " + unknown + " does not lead to "
+                        + stream.state() + " in the table");
+        coverage.took(from, trigger);
+        coverage.took(unknown, Trigger.OUTCOME_OVERDUE);
     }
 
     /** The trigger of a deadline that acted, told by the event it produced. */
@@ -301,6 +324,8 @@ final class ScenarioRun {
         List<Rule> allowed = SessionLifecycle.rules().stream()
                 .filter(rule -> !rule.trigger().isPayoutOnly())
                 .filter(rule -> rule.from() == state && (rule.session() == null || rule.session() == status))
+                // an overdue outcome is not a move: it follows an unknown answer after the first series of queries
+                .filter(rule -> rule.trigger() != Trigger.OUTCOME_OVERDUE)
                 // a time limit is a move only while its deadline is scheduled (a query is asked once)
                 .filter(rule -> !DEADLINES.containsKey(rule.trigger())
                         || driver.untilDeadline(DEADLINES.get(rule.trigger())).isPresent())
@@ -342,6 +367,7 @@ final class ScenarioRun {
             }
             case START_PAYOUT, CONFIRM_AUTOMATICALLY ->
                     throw new IllegalStateException(trigger + " is a payout's move; payouts have SessionPayoutTest");
+            case OUTCOME_OVERDUE -> throw new IllegalStateException(trigger + " is no move of its own");
             case CONFIRM_TIMEOUT, PAYER_ACTION_TIMEOUT, CAPTURE_TIMEOUT, OUTCOME_QUERY_DUE ->
                     new Wait(description + " in " + driver.untilDeadline(DEADLINES.get(trigger)).orElseThrow(),
                             driver.untilDeadline(DEADLINES.get(trigger)).orElseThrow());

@@ -26,6 +26,8 @@ import io.paysession.api.session.PaymentConfirmedEvent;
 import io.paysession.api.session.PaymentData;
 import io.paysession.api.session.PaymentFailedEvent;
 import io.paysession.api.session.PaymentId;
+import io.paysession.api.session.PaymentOutcomeOverdueEvent;
+import io.paysession.api.session.PaymentOutcomeQueryRequestedEvent;
 import io.paysession.api.session.PaymentOutcomeUnknownEvent;
 import io.paysession.api.session.PaymentReadyToConfirmEvent;
 import io.paysession.api.session.PaymentStartedEvent;
@@ -71,6 +73,7 @@ import static io.paysession.api.session.OperationState.AWAITING_CAPTURE;
 import static io.paysession.api.session.OperationState.AWAITING_CONFIRMATION;
 import static io.paysession.api.session.OperationState.AWAITING_PAYER_ACTION;
 import static io.paysession.api.session.OperationState.CAPTURING;
+import static io.paysession.api.session.OperationState.ERROR;
 import static io.paysession.api.session.OperationState.FAILED;
 import static io.paysession.api.session.OperationState.IN_PROGRESS;
 import static io.paysession.api.session.OperationState.OUTCOME_UNKNOWN;
@@ -119,7 +122,9 @@ class SessionLifecycleWalkTest {
         return SessionLifecycle.rules().stream().filter(rule -> !rule.trigger().isPayoutOnly())
                 .map(rule -> DynamicTest.dynamicTest(describe(rule), () -> {
             Place from = new Place(rule.session(), rule.from());
-            ResultValidator<Session> result = TIME_LIMITS.contains(rule.trigger())
+            ResultValidator<Session> result = rule.trigger() == Trigger.OUTCOME_OVERDUE
+                    ? overdueFrom(from)
+                    : TIME_LIMITS.contains(rule.trigger())
                     ? reach(from, waitFor(rule)).whenTimeElapses(LONGER_THAN_ANY_LIMIT)
                     : reach(from).when(command(rule.trigger())).expectSuccessfulHandlerExecution();
             result.expectEventsMatching(leadTo(rule.from(), rule.to()));
@@ -129,7 +134,8 @@ class SessionLifecycleWalkTest {
     @TestFactory
     Stream<DynamicTest> everyCommandWithoutARowInAStateIsRefusedAsWrongState() {
         return PLACES.stream().flatMap(place -> Arrays.stream(Trigger.values())
-                .filter(trigger -> !TIME_LIMITS.contains(trigger) && !trigger.isPayoutOnly())
+                .filter(trigger -> !TIME_LIMITS.contains(trigger) && !trigger.isPayoutOnly()
+                        && trigger != Trigger.OUTCOME_OVERDUE)
                 .filter(trigger -> !SessionLifecycle.next(status(place), place.payment(), trigger).allowed())
                 .map(trigger -> DynamicTest.dynamicTest(place + ": " + trigger, () ->
                         reach(place).when(command(trigger))
@@ -155,11 +161,36 @@ class SessionLifecycleWalkTest {
         return reach(place, List.of());
     }
 
-    /** Like {@link #reach(Place)}, then {@code more} commands that leave the payment where it is. */
+    /**
+     * The overdue row is no command: an outcome still unknown when the rail answers the last query of the first
+     * series (one, here) becomes overdue.
+     */
+    private static ResultValidator<Session> overdueFrom(Place place) {
+        return reach(place, List.of(), withQueriesBeforeError(1))
+                .andGiven(new PaymentOutcomeQueryRequestedEvent(SESSION, PAYMENT, CARD_PAYMENT.railOrder(DELAYED), 1, NOW))
+                .when(command(Trigger.OUTCOME_UNKNOWN))
+                .expectSuccessfulHandlerExecution();
+    }
+
+    private static SessionTimeLimits withQueriesBeforeError(int queries) {
+        SessionTimeLimits defaults = SessionTimeLimits.defaults();
+        return new SessionTimeLimits(defaults.confirm(), defaults.qrAppConfirm(), defaults.payerAction(),
+                defaults.walletAndBankAppPayerAction(), defaults.capture(), defaults.firstOutcomeQuery(),
+                defaults.maxOutcomeQueryInterval(), queries);
+    }
+
+    /**
+     * Like {@link #reach(Place)}, then {@code more} commands that leave the payment where it is. A payment in
+     * error is reached with outcomes overdue at the first unknown answer.
+     */
     private static TestExecutor<Session> reach(Place place, List<Object> more) {
+        return reach(place, more, place.payment() == ERROR ? withQueriesBeforeError(0) : SessionTimeLimits.defaults());
+    }
+
+    private static TestExecutor<Session> reach(Place place, List<Object> more, SessionTimeLimits limits) {
         FixtureConfiguration<Session> fixture = new AggregateTestFixture<>(Session.class);
         fixture.registerInjectableResource(Clock.fixed(NOW, ZoneOffset.UTC));
-        fixture.registerInjectableResource(SessionTimeLimits.defaults());
+        fixture.registerInjectableResource(limits);
         List<Object> commands = new ArrayList<>(commandsTo(place));
         commands.addAll(more);
         return fixture.givenCommands(commands);
@@ -198,7 +229,7 @@ class SessionLifecycleWalkTest {
             case PROCESSING -> {
             }
             case AWAITING_PAYER_ACTION -> commands.add(command(Trigger.PAYER_ACTION_REQUIRED));
-            case OUTCOME_UNKNOWN -> commands.add(command(Trigger.OUTCOME_UNKNOWN));
+            case OUTCOME_UNKNOWN, ERROR -> commands.add(command(Trigger.OUTCOME_UNKNOWN));
             case AWAITING_CAPTURE -> commands.add(command(Trigger.HELD));
             case CAPTURING -> commands.addAll(List.of(command(Trigger.HELD), command(Trigger.CAPTURE)));
             case SUCCEEDED -> commands.add(command(Trigger.APPROVED));
@@ -234,6 +265,7 @@ class SessionLifecycleWalkTest {
                     throw new IllegalArgumentException(trigger + " is a time limit, not a command");
             case START_PAYOUT, CONFIRM_AUTOMATICALLY ->
                     throw new IllegalArgumentException(trigger + " is a payout's; SessionPayoutTest takes those rows");
+            case OUTCOME_OVERDUE -> throw new IllegalArgumentException(trigger + " follows an unknown answer");
         };
     }
 
@@ -266,6 +298,7 @@ class SessionLifecycleWalkTest {
             PaymentConfirmedEvent.class, PROCESSING,
             PaymentActionRequiredEvent.class, AWAITING_PAYER_ACTION,
             PaymentOutcomeUnknownEvent.class, OUTCOME_UNKNOWN,
+            PaymentOutcomeOverdueEvent.class, ERROR,
             PaymentAuthorizedEvent.class, AWAITING_CAPTURE,
             PaymentCaptureRequestedEvent.class, CAPTURING,
             PaymentSucceededEvent.class, SUCCEEDED,
@@ -275,6 +308,9 @@ class SessionLifecycleWalkTest {
     private static OperationState after(OperationState state, Object event) {
         if (event instanceof SessionCancelledEvent) {
             return state == null ? null : FAILED;
+        }
+        if (event instanceof PaymentOutcomeUnknownEvent && state == ERROR) {
+            return ERROR;
         }
         return ENTERS.getOrDefault(event.getClass(), state);
     }

@@ -18,6 +18,7 @@ import io.paysession.api.session.PayoutData;
 import io.paysession.api.session.PayoutFailedEvent;
 import io.paysession.api.session.PayoutId;
 import io.paysession.api.session.PayoutMethod;
+import io.paysession.api.session.PayoutOutcomeOverdueEvent;
 import io.paysession.api.session.PayoutOutcomeQueryRequestedEvent;
 import io.paysession.api.session.PayoutOutcomeUnknownEvent;
 import io.paysession.api.session.PayoutReadyToConfirmEvent;
@@ -203,6 +204,29 @@ class SessionPayoutTest {
                 .andGivenCommands(new RecordPayoutOutcomeCommand(SESSION, PAYOUT, new AuthorizationOutcome.Unknown(timeout)))
                 .whenTimeElapses(Duration.ofSeconds(30))
                 .expectEvents(new PayoutOutcomeQueryRequestedEvent(SESSION, PAYOUT, CARD_PAYOUT, 1, NOW));
+    }
+
+    @Test
+    void aPayoutUnknownAfterTheFifthQueryIsInErrorAndStillPaidOutByTheRailsLaterAnswer() {
+        ErrorDetails timeout = ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT, "late");
+        java.util.List<Object> asked = new java.util.ArrayList<>(java.util.List.of(sent()));
+        for (int query = 0; query < 5; query++) {
+            asked.add(new PayoutOutcomeUnknownEvent(SESSION, PAYOUT, timeout, query, NOW));
+            asked.add(new PayoutOutcomeQueryRequestedEvent(SESSION, PAYOUT, CARD_PAYOUT, query + 1, NOW));
+        }
+        PayoutOutcomeOverdueEvent overdue = new PayoutOutcomeOverdueEvent(SESSION, PAYOUT,
+                Operation.overdueError("payout", 5), Operation.overdueSessionError(PAYOUT.value()), NOW);
+        fixture.given(asked.toArray())
+                .when(new RecordPayoutOutcomeCommand(SESSION, PAYOUT, new AuthorizationOutcome.Unknown(timeout)))
+                .expectEvents(new PayoutOutcomeUnknownEvent(SESSION, PAYOUT, timeout, 5, NOW), overdue)
+                .expectScheduledDeadlineWithName(Duration.ofMinutes(16), Session.OUTCOME_QUERY);
+
+        asked.add(new PayoutOutcomeUnknownEvent(SESSION, PAYOUT, timeout, 5, NOW));
+        asked.add(overdue);
+        TransactionInfo paid = TransactionInfo.card("1", null);
+        fixture.given(asked.toArray())
+                .when(new RecordPayoutOutcomeCommand(SESSION, PAYOUT, new AuthorizationOutcome.Approved(paid)))
+                .expectEvents(new PayoutSucceededEvent(SESSION, PAYOUT, paid, NOW));
     }
 
     @Test

@@ -9,6 +9,9 @@ import io.paysession.api.partner.PartnerTerms;
 import io.paysession.api.session.AuthorizationOutcome;
 import io.paysession.api.session.FasterPaymentBindingMethod;
 import io.paysession.api.session.FasterPaymentMethod;
+import io.paysession.api.error.PaymentsException;
+import io.paysession.api.session.EndRecurrentGrantCommand;
+import io.paysession.api.session.RecurrentTokenFinishedEvent;
 import io.paysession.api.session.RecurrentTokenGrantedEvent;
 import io.paysession.api.session.PaymentConfirmedEvent;
 import io.paysession.api.session.PaymentData;
@@ -71,6 +74,36 @@ class SessionRecurrentTokenTest extends SessionTestSupport {
                     return false;
                 }))));
         return tokens.get(0);
+    }
+
+    private Object[] paidWithGrant(String token) {
+        List<Object> events = new ArrayList<>(List.of(confirmedWith(recurrentCard, CARD, AUTO)));
+        events.add(new RecurrentTokenGrantedEvent(SESSION, PAYMENT, token, PROJECT, CARD, NOW));
+        events.add(succeeded(AMOUNT));
+        return events.toArray();
+    }
+
+    @Test
+    void aDisabledTokenIsShownFinishedOnThePaymentThatGrantedItOnce() {
+        java.time.Instant disabledAt = NOW.plusSeconds(60);
+        fixture.given(paidWithGrant("rt_1"))
+                .when(new EndRecurrentGrantCommand(SESSION, PAYMENT, "rt_1", disabledAt))
+                .expectEvents(new RecurrentTokenFinishedEvent(SESSION, PAYMENT, "rt_1", disabledAt));
+
+        List<Object> finished = new ArrayList<>(List.of(paidWithGrant("rt_1")));
+        finished.add(new RecurrentTokenFinishedEvent(SESSION, PAYMENT, "rt_1", disabledAt));
+        fixture.given(finished.toArray())
+                .when(new EndRecurrentGrantCommand(SESSION, PAYMENT, "rt_1", disabledAt.plusSeconds(1)))
+                .expectSuccessfulHandlerExecution()
+                .expectNoEvents();
+    }
+
+    @Test
+    void aTokenThePaymentDidNotGrantIsRefused() {
+        fixture.given(paidWithGrant("rt_1"))
+                .when(new EndRecurrentGrantCommand(SESSION, PAYMENT, "rt_2", NOW))
+                .expectException(PaymentsException.class)
+                .expectNoEvents();
     }
 
     @Test

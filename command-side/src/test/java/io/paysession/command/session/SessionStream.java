@@ -13,6 +13,7 @@ import io.paysession.api.session.PaymentHoldReleasedEvent;
 import io.paysession.api.session.PaymentId;
 import io.paysession.api.session.PaymentMethod;
 import io.paysession.api.session.PaymentOutcomeQueryRequestedEvent;
+import io.paysession.api.session.PaymentOutcomeOverdueEvent;
 import io.paysession.api.session.PaymentOutcomeUnknownEvent;
 import io.paysession.api.session.PaymentReadyToConfirmEvent;
 import io.paysession.api.session.PaymentStartedEvent;
@@ -45,6 +46,7 @@ import static io.paysession.api.session.OperationState.AWAITING_PAYER_ACTION;
 import static io.paysession.api.session.OperationState.CAPTURING;
 import static io.paysession.api.session.OperationState.FAILED;
 import static io.paysession.api.session.OperationState.IN_PROGRESS;
+import static io.paysession.api.session.OperationState.ERROR;
 import static io.paysession.api.session.OperationState.OUTCOME_UNKNOWN;
 import static io.paysession.api.session.OperationState.PROCESSING;
 import static io.paysession.api.session.OperationState.SUCCEEDED;
@@ -85,6 +87,8 @@ final class SessionStream {
     private int unknownQueriesMade;
     private Instant unknownAt;
     private boolean queryAskedSinceUnknown;
+    /** The last event was an unknown answer after the first series of queries: the next must make it overdue. */
+    private boolean overdueExpected;
     private boolean captureUnknown;
     private int captureQueriesAsked;
 
@@ -112,6 +116,10 @@ final class SessionStream {
         check(terminalEvents == 0 || isRefundEvent(event),
                 () -> "[terminal] after the payment finished (" + state + ") nothing but refunds may happen; got "
                         + name(event));
+        boolean overdueWasExpected = overdueExpected;
+        overdueExpected = false;
+        check(!overdueWasExpected || event instanceof PaymentOutcomeOverdueEvent, () -> "[transitions] an outcome "
+                + "still unknown after the first series of queries is overdue at once; got " + name(event));
         follow(event);
         view = SessionViewFold.apply(view, event, sequence++);
         checkFold(event);
@@ -154,18 +162,27 @@ final class SessionStream {
             unknownQueriesMade = unknown.queriesMade();
             unknownAt = unknown.occurredAt();
             queryAskedSinceUnknown = false;
-            move(event, OUTCOME_UNKNOWN);
+            OperationState after = state == ERROR ? ERROR : OUTCOME_UNKNOWN;
+            move(event, after);
+            overdueExpected = after == OUTCOME_UNKNOWN && limits.overdueAfter(unknown.queriesMade());
+            return;
+        } else if (event instanceof PaymentOutcomeOverdueEvent overdue) {
+            samePayment(overdue.paymentId());
+            check(state == OUTCOME_UNKNOWN && limits.overdueAfter(unknownQueriesMade), () -> "[transitions] an outcome "
+                    + "is overdue only when unknown after the first series of queries, not while " + state + " after "
+                    + unknownQueriesMade + " queries");
+            move(event, ERROR);
         } else if (event instanceof PaymentOutcomeQueryRequestedEvent query) {
             samePayment(query.paymentId());
-            check(state == OUTCOME_UNKNOWN, () -> "[transitions] the rail is queried again only while the outcome is "
-                    + "unknown, not while " + state);
+            check(state == OUTCOME_UNKNOWN || state == ERROR, () -> "[transitions] the rail is queried again only "
+                    + "while the outcome is unknown, not while " + state);
             check(query.query() == queriesAsked + 1,
                     () -> "[stream] query " + query.query() + " after " + queriesAsked);
             check(!queryAskedSinceUnknown, () -> "[transitions] the rail is queried again before it answered the "
                     + "last query");
             queriesAsked++;
             queryAskedSinceUnknown = true;
-            move(event, OUTCOME_UNKNOWN);
+            move(event, state);
         } else if (event instanceof PaymentAuthorizedEvent authorizedEvent) {
             samePayment(authorizedEvent.paymentId());
             authorized = amount;
@@ -315,7 +332,8 @@ final class SessionStream {
             requireBefore(now, enteredAt, limits.payerActionWindow(method), "the payer");
         } else if (state == AWAITING_CAPTURE) {
             requireBefore(now, enteredAt, limits.capture(), "the capture");
-        } else if ((state == OUTCOME_UNKNOWN || state == CAPTURING && captureUnknown) && !queryAskedSinceUnknown) {
+        } else if ((state == OUTCOME_UNKNOWN || state == ERROR || state == CAPTURING && captureUnknown)
+                && !queryAskedSinceUnknown) {
             // each unknown answer starts the wait for the next query anew
             requireBefore(now, unknownAt, limits.outcomeQueryDelay(unknownQueriesMade), "the next query of the rail");
         }

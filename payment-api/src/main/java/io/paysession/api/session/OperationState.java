@@ -15,6 +15,11 @@ public enum OperationState {
     AWAITING_PAYER_ACTION("pending"),
     /** The rail did not answer in time; the outcome is unknown until the rail is asked again. Not a failure. */
     OUTCOME_UNKNOWN("in_progress"),
+    /**
+     * The outcome stayed unknown past the last query of the first series: shown {@code failed} with the session in
+     * {@code error}. Not final: the rail is still queried, and its answer moves the operation on.
+     */
+    ERROR("failed"),
     /** Held (delayed capture), {@code ready_to_capture} sent; waits for {@code session/capture} or cancel. */
     AWAITING_CAPTURE("pending"),
     /** Capture requested; the rail is debiting the hold. Shown as succeeded while the session is in progress. */

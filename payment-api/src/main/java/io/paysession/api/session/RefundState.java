@@ -4,7 +4,9 @@ package io.paysession.api.session;
 public enum RefundState {
     IN_PROGRESS("in_progress"),
     ACCEPTED("accepted"),
-    DECLINED("declined");
+    DECLINED("declined"),
+    /** The rail's outcome stayed unknown past the first series of queries; not final, still queried. */
+    ERROR("error");
 
     private final String wireStatus;
 

@@ -80,7 +80,20 @@ public class WebhookAdminStore {
             sql.append(" AND state = ?");
             parameters.add(filter.state().name());
         }
-        sql.append(" ORDER BY created_at DESC, session_sequence DESC, id LIMIT ?");
+        if (filter.type() != null) {
+            sql.append(" AND type = ?");
+            parameters.add(filter.type());
+        }
+        if (filter.createdFrom() != null) {
+            sql.append(" AND created_at >= ?");
+            parameters.add(java.sql.Timestamp.from(filter.createdFrom()));
+        }
+        if (filter.createdTo() != null) {
+            sql.append(" AND created_at < ?");
+            parameters.add(java.sql.Timestamp.from(filter.createdTo()));
+        }
+        sql.append(filter.oldestFirst() ? " ORDER BY created_at, session_sequence, id LIMIT ?"
+                : " ORDER BY created_at DESC, session_sequence DESC, id LIMIT ?");
         parameters.add(filter.limit() + 1);
         List<Row> rows = jdbc.query(sql.toString(), ROW, parameters.toArray());
         boolean hasMore = rows.size() > filter.limit();

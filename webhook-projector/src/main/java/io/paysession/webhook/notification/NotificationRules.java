@@ -2,6 +2,9 @@ package io.paysession.webhook.notification;
 
 import io.paysession.api.session.OperationState;
 import io.paysession.api.session.PaymentFailedEvent;
+import io.paysession.api.session.PaymentOutcomeOverdueEvent;
+import io.paysession.api.session.PayoutOutcomeOverdueEvent;
+import io.paysession.api.session.RefundOutcomeOverdueEvent;
 import io.paysession.api.session.PaymentActionRequiredEvent;
 import io.paysession.api.session.PaymentAuthorizedEvent;
 import io.paysession.api.session.PaymentReadyToConfirmEvent;
@@ -38,6 +41,9 @@ public final class NotificationRules {
             Rule.on(RefundDeclinedEvent.class, WebhookType.PAYMENT_REFUNDED),
             Rule.on(PaymentSucceededEvent.class, WebhookType.PAYMENT_FINISHED),
             Rule.on(PaymentFailedEvent.class, WebhookType.PAYMENT_FINISHED),
+            Rule.on(PaymentOutcomeOverdueEvent.class, WebhookType.PAYMENT_FINISHED),
+            Rule.on(PayoutOutcomeOverdueEvent.class, WebhookType.PAYMENT_FINISHED),
+            Rule.on(RefundOutcomeOverdueEvent.class, WebhookType.PAYMENT_REFUNDED),
             Rule.on(SessionCancelledEvent.class, WebhookType.PAYMENT_FINISHED, NotificationRules::failedAnUnfinishedOperation));
 
     private NotificationRules() {

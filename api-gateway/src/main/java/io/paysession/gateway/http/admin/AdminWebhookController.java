@@ -10,6 +10,7 @@ import io.paysession.api.partner.PartnerId;
 import io.paysession.api.session.SessionId;
 import io.paysession.api.wire.WireFormat;
 import io.paysession.gateway.http.ApiResponses;
+import io.paysession.gateway.http.PartnerNotificationController;
 import io.paysession.gateway.http.HttpException;
 import io.paysession.gateway.partners.PartnerDirectory;
 import io.paysession.gateway.security.AdminToken;
@@ -205,15 +206,7 @@ public class AdminWebhookController {
         ArrayNode attempts = node.putArray("attempts");
         for (NotificationRecord.Attempt attempt : notification.attempts()) {
             ObjectNode entry = attempts.addObject();
-            entry.put("number", attempt.number());
-            entry.put("attempted_at", WireFormat.timestamp(attempt.attemptedAt()));
-            if (attempt.httpStatus() != null) {
-                entry.put("http_status", attempt.httpStatus());
-            }
-            entry.put("latency_ms", attempt.latencyMillis());
-            if (attempt.error() != null) {
-                entry.put("error", attempt.error());
-            }
+            PartnerNotificationController.putAttempt(entry, attempt);
             entry.put("redelivery", attempt.redelivery());
         }
         ArrayNode redeliveries = node.putArray("redeliveries");

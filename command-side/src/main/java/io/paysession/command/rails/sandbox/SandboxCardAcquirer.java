@@ -95,7 +95,8 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
         return scheduler.later(() -> {
             Optional<RevealedCard> card = reveal(operation);
             SandboxLedger.Binding<AuthorizationOutcome> bound = bindAuthorization(operation, card, true);
-            if (bound.fresh() && card.isPresent() && SandboxTestCards.timesOut(card.get().number())) {
+            if (bound.fresh() && card.isPresent() && (SandboxTestCards.timesOut(card.get().number())
+                    || SandboxTestCards.staysUnknown(card.get().number()))) {
                 return new AuthorizationOutcome.Unknown(ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT,
                         "The acquirer did not answer in time"));
             }
@@ -110,7 +111,22 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
     @Override
     public CompletionStage<AuthorizationOutcome> queryOutcome(RailOperation operation) {
         // a query carries no security code: an authorization it processes late is the one sent with the code
-        return scheduler.later(() -> bindAuthorization(operation, reveal(operation), false).answer());
+        return scheduler.later(() -> {
+            Optional<RevealedCard> card = reveal(operation);
+            if (card.isPresent() && SandboxTestCards.staysUnknown(card.get().number())
+                    && stillUnknown(operation.paymentId().value())) {
+                return new AuthorizationOutcome.Unknown(ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT,
+                        "The acquirer does not know the outcome yet"));
+            }
+            return bindAuthorization(operation, card, false).answer();
+        });
+    }
+
+    /** The card that stays unknown: for {@code long-unknown} after its authorization was bound. */
+    private boolean stillUnknown(String paymentId) {
+        return ledger.boundAt(SandboxLedger.Kind.AUTHORIZE, paymentId)
+                .map(bound -> bound.plus(scheduler.properties().longUnknown()).isAfter(clock.instant()))
+                .orElse(false);
     }
 
     private SandboxLedger.Binding<AuthorizationOutcome> bindAuthorization(RailOperation operation,
@@ -170,12 +186,25 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
 
     @Override
     public CompletionStage<RefundOutcome> refund(RailOperation operation, RefundId refundId, Money amount) {
-        return scheduler.later(() -> ledger.refund(operation, refundId, amount, () -> issuerRefusal(operation)));
+        return scheduler.later(() -> refundAnswer(operation, refundId, amount));
     }
 
     @Override
     public CompletionStage<RefundOutcome> queryRefund(RailOperation operation, RefundId refundId, Money amount) {
-        return scheduler.later(() -> ledger.refund(operation, refundId, amount, () -> issuerRefusal(operation)));
+        return scheduler.later(() -> refundAnswer(operation, refundId, amount));
+    }
+
+    /** The refund's bound answer; for the card that stays unknown, unknown for {@code long-unknown} after it. */
+    private RefundOutcome refundAnswer(RailOperation operation, RefundId refundId, Money amount) {
+        RefundOutcome bound = ledger.refund(operation, refundId, amount, () -> issuerRefusal(operation));
+        boolean staysUnknown = reveal(operation).filter(card -> SandboxTestCards.staysUnknown(card.number()))
+                .isPresent();
+        if (staysUnknown && ledger.boundAt(SandboxLedger.Kind.REFUND, refundId.value())
+                .map(at -> at.plus(scheduler.properties().longUnknown()).isAfter(clock.instant())).orElse(false)) {
+            return new RefundOutcome.Unknown(ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT,
+                    "The acquirer does not know the refund's outcome yet"));
+        }
+        return bound;
     }
 
     private Optional<ErrorDetails> issuerRefusal(RailOperation operation) {

@@ -83,6 +83,13 @@ public class SandboxLedger {
         });
     }
 
+    /** When the answer to ({@code kind}, {@code operationId}) was bound; empty when none is. */
+    Optional<java.time.Instant> boundAt(Kind kind, String operationId) {
+        return jdbc.queryForList("select created_at from sandbox_rail_ledger where kind = ? and operation_id = ?",
+                java.sql.Timestamp.class, kind.column, operationId).stream().findFirst()
+                .map(java.sql.Timestamp::toInstant);
+    }
+
     <T> Optional<T> find(Kind kind, String operationId, Class<T> type) {
         List<String> answers = jdbc.queryForList(
                 "select answer::text from sandbox_rail_ledger where kind = ? and operation_id = ?", String.class,

@@ -28,6 +28,10 @@ public class SandboxScheduler implements DisposableBean {
         this.properties = properties;
     }
 
+    SandboxProperties properties() {
+        return properties;
+    }
+
     public <T> CompletionStage<T> later(Supplier<T> answer) {
         CompletableFuture<T> result = new CompletableFuture<>();
         scheduler.schedule(() -> {

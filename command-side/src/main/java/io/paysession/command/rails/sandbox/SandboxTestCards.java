@@ -8,12 +8,13 @@ import java.util.Optional;
 
 /**
  * The sandbox outcomes by card number (decisions.md section 4), plus one card whose payments succeed and
- * whose refunds are declined. Any other Luhn-valid number is approved.
+ * whose refunds are declined, and one whose outcome stays unknown for a long time before it succeeds. Any other Luhn-valid number is approved.
  */
 final class SandboxTestCards {
 
     static final String THREE_D_SECURE = "4000000000003220";
     static final String RAIL_TIMEOUT = "4000000000000119";
+    static final String STAYS_UNKNOWN = "4000000000000127";
     static final String REFUND_DECLINED = "4000000000005126";
 
     private static final Map<String, ErrorCode> DECLINES = Map.of(
@@ -34,6 +35,11 @@ final class SandboxTestCards {
 
     static boolean timesOut(CardNumber number) {
         return RAIL_TIMEOUT.equals(number.digits());
+    }
+
+    /** The rail times out, and its queries find the outcome unknown for a long time ({@code long-unknown}). */
+    static boolean staysUnknown(CardNumber number) {
+        return STAYS_UNKNOWN.equals(number.digits());
     }
 
     static boolean refusesRefunds(CardNumber number) {

@@ -40,7 +40,7 @@ class SandboxCardAcquirerTest {
     private static final Money AMOUNT = Money.of(10_000, "rub");
 
     private final SandboxRailsOnPostgres sandbox = SandboxRailsOnPostgres.get();
-    private final SandboxScheduler noLatency = new SandboxScheduler(new SandboxProperties(Duration.ZERO, Duration.ZERO));
+    private final SandboxScheduler noLatency = new SandboxScheduler(new SandboxProperties(Duration.ZERO, Duration.ZERO, Duration.ofMinutes(20)));
     private final SandboxCardAcquirer acquirer = sandbox.cardAcquirer(noLatency);
 
     @AfterEach

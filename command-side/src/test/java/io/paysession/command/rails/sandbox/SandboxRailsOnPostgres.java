@@ -40,7 +40,7 @@ final class SandboxRailsOnPostgres {
         new SecureRandom().nextBytes(key);
         this.vault = new CardVault(jdbc, new VaultKeyRing("test-key", Map.of("test-key", new SecretKeySpec(key, "AES"))),
                 clock);
-        this.scheduler = new SandboxScheduler(new SandboxProperties(Duration.ofMillis(5), Duration.ofMillis(40)));
+        this.scheduler = new SandboxScheduler(new SandboxProperties(Duration.ofMillis(5), Duration.ofMillis(40), Duration.ofMinutes(20)));
         this.ledger = new SandboxLedger(jdbc, transactions, clock);
         this.interactions = new SandboxInteractions(jdbc, id -> "https://sandbox.example/sandbox/interactions/" + id,
                 clock);

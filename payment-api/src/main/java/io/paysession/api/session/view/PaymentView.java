@@ -6,7 +6,6 @@ import io.paysession.api.money.Money;
 import io.paysession.api.session.CustomerInteraction;
 import io.paysession.api.session.OperationState;
 import io.paysession.api.session.PaymentData;
-import io.paysession.api.session.RefundState;
 import io.paysession.api.session.TransactionInfo;
 
 import java.time.Instant;
@@ -28,8 +27,14 @@ public record PaymentView(String id,
                           List<RefundView> refunds,
                           RecurrentGrant recurrent) {
 
-    /** The recurrent token a successful payment granted, as of the grant. */
-    public record RecurrentGrant(String token, Instant createdAt) {
+    /**
+     * The recurrent token a successful payment granted: active until {@code finishedAt} (null while it is), the
+     * time the partner disabled it.
+     */
+    public record RecurrentGrant(String token, Instant createdAt, Instant finishedAt) {
+        public boolean active() {
+            return finishedAt == null;
+        }
     }
 
     public PaymentView {
@@ -48,12 +53,12 @@ public record PaymentView(String id,
 
     PaymentView awaitingPayer(CustomerInteraction interaction) {
         return new PaymentView(id, OperationState.AWAITING_PAYER_ACTION, createdAt, finishedAt, data, interaction,
-                capturedAmount, merchantFee, transactionInfo, error, refunds, recurrent);
+                capturedAmount, merchantFee, transactionInfo, null, refunds, recurrent);
     }
 
     PaymentView held(TransactionInfo info) {
         return new PaymentView(id, OperationState.AWAITING_CAPTURE, createdAt, finishedAt, data, customerInteraction,
-                capturedAmount, merchantFee, merged(info), error, refunds, recurrent);
+                capturedAmount, merchantFee, merged(info), null, refunds, recurrent);
     }
 
     PaymentView capturing(Money amount) {
@@ -64,6 +69,12 @@ public record PaymentView(String id,
     PaymentView succeeded(TransactionInfo info, Money captured, Money fee, Instant at) {
         return new PaymentView(id, OperationState.SUCCEEDED, createdAt, at, data, customerInteraction, captured, fee,
                 merged(info), null, refunds, recurrent);
+    }
+
+    /** The outcome stayed unknown too long: {@code failed}, not final, with the session in {@code error}. */
+    PaymentView inError(ErrorDetails failure) {
+        return new PaymentView(id, OperationState.ERROR, createdAt, finishedAt, data, customerInteraction,
+                capturedAmount, merchantFee, transactionInfo, failure, refunds, recurrent);
     }
 
     PaymentView failed(ErrorDetails failure, Instant at) {
@@ -86,11 +97,16 @@ public record PaymentView(String id,
 
     PaymentView withRecurrent(String token, Instant at) {
         return new PaymentView(id, state, createdAt, finishedAt, data, customerInteraction, capturedAmount,
-                merchantFee, transactionInfo, error, refunds, new RecurrentGrant(token, at));
+                merchantFee, transactionInfo, error, refunds, new RecurrentGrant(token, at, null));
     }
 
-    public boolean hasRefundInProgress() {
-        return refunds.stream().anyMatch(refund -> refund.state() == RefundState.IN_PROGRESS);
+    /** The granted token {@code token} was disabled at {@code at}; another token, or none, is left alone. */
+    PaymentView withRecurrentFinished(String token, Instant at) {
+        if (recurrent == null || !recurrent.token().equals(token) || !recurrent.active()) {
+            return this;
+        }
+        return new PaymentView(id, state, createdAt, finishedAt, data, customerInteraction, capturedAmount,
+                merchantFee, transactionInfo, error, refunds, new RecurrentGrant(token, recurrent.createdAt(), at));
     }
 
     private TransactionInfo merged(TransactionInfo later) {

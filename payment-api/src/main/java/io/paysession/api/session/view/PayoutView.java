@@ -32,9 +32,17 @@ public record PayoutView(String id,
         return new PayoutView(id, OperationState.FAILED, createdAt, at, data, transactionInfo, failure);
     }
 
-    /** A payout being sent is {@code in_progress}; only waiting for the partner's confirmation is {@code pending}. */
+    /** The outcome stayed unknown too long: {@code failed}, not final, with the session in {@code error}. */
+    PayoutView inError(ErrorDetails failure) {
+        return new PayoutView(id, OperationState.ERROR, createdAt, finishedAt, data, transactionInfo, failure);
+    }
+
+    /**
+     * A payout being sent is {@code in_progress}; only waiting for the partner's confirmation is {@code pending};
+     * one in error shows {@code failed}, as the session's {@code error} says, not final.
+     */
     public String wireStatus() {
         return state == OperationState.AWAITING_CONFIRMATION ? "pending"
-                : state.isFinal() ? state.wireStatus() : "in_progress";
+                : state.isFinal() || state == OperationState.ERROR ? state.wireStatus() : "in_progress";
     }
 }

@@ -16,6 +16,11 @@ public record RefundView(String id,
                          JsonNode metadata,
                          ErrorDetails error) {
 
+    /** The outcome stayed unknown too long: {@code error}, not final (no {@code finished_at}). */
+    RefundView inError(ErrorDetails reason) {
+        return new RefundView(id, RefundState.ERROR, createdAt, null, amount, metadata, reason);
+    }
+
     RefundView finished(RefundState newState, ErrorDetails reason, Instant at) {
         return new RefundView(id, newState, createdAt, at, amount, metadata, reason);
     }

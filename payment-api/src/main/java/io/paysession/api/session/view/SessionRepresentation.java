@@ -82,10 +82,11 @@ public final class SessionRepresentation {
         putIfPresent(node, "participant_details", data.participantDetails());
         putInteraction(node, payment.customerInteraction());
         if (payment.recurrent() != null) {
-            node.putObject("recurrent")
+            ObjectNode recurrent = node.putObject("recurrent")
                     .put("token", payment.recurrent().token())
-                    .put("created_at", WireFormat.timestamp(payment.recurrent().createdAt()))
-                    .put("is_active", true)
+                    .put("created_at", WireFormat.timestamp(payment.recurrent().createdAt()));
+            putTimestamp(recurrent, "finished_at", payment.recurrent().finishedAt());
+            recurrent.put("is_active", payment.recurrent().active())
                     .put("type", "recurrent_token");
         }
         putTransactionInfo(node, payment.transactionInfo());

@@ -7,19 +7,23 @@ import io.paysession.api.session.PaymentAuthorizedEvent;
 import io.paysession.api.session.PaymentCaptureRequestedEvent;
 import io.paysession.api.session.PaymentConfirmedEvent;
 import io.paysession.api.session.PaymentFailedEvent;
+import io.paysession.api.session.PaymentOutcomeOverdueEvent;
 import io.paysession.api.session.PaymentOutcomeUnknownEvent;
 import io.paysession.api.session.PaymentReadyToConfirmEvent;
 import io.paysession.api.session.PaymentStartedEvent;
 import io.paysession.api.session.PaymentSucceededEvent;
 import io.paysession.api.session.PayoutConfirmedEvent;
 import io.paysession.api.session.PayoutFailedEvent;
+import io.paysession.api.session.PayoutOutcomeOverdueEvent;
 import io.paysession.api.session.PayoutOutcomeUnknownEvent;
 import io.paysession.api.session.PayoutReadyToConfirmEvent;
 import io.paysession.api.session.PayoutStartedEvent;
 import io.paysession.api.session.PayoutSucceededEvent;
+import io.paysession.api.session.RecurrentTokenFinishedEvent;
 import io.paysession.api.session.RecurrentTokenGrantedEvent;
 import io.paysession.api.session.RefundAcceptedEvent;
 import io.paysession.api.session.RefundDeclinedEvent;
+import io.paysession.api.session.RefundOutcomeOverdueEvent;
 import io.paysession.api.session.RefundRequestedEvent;
 import io.paysession.api.session.RefundState;
 import io.paysession.api.session.SessionCancelledEvent;
@@ -37,9 +41,13 @@ import java.util.Objects;
  * partner sees, shared by the query side (session/status), the webhook projector (webhook bodies) and
  * command responses, and usable on any prefix of the stream to see a session as it was.
  * <p>
- * The session's status follows its operation: {@code in_progress} while the payment (or one of its
- * refunds) or the payout runs, {@code accepted} once paid out or paid and no refund runs, {@code cancelled}
- * once failed.
+ * The session's status follows its operation: {@code in_progress} while the payment or the payout runs,
+ * {@code accepted} once paid out or paid, {@code cancelled} once failed, {@code error} while an outcome that stayed
+ * unknown past the first series of the rail's queries is shown failed (not final: the rail's later answer moves it
+ * on, and the session with it). Refunds do not move it: a refunded
+ * payment is still {@code succeeded} and its session {@code accepted} (decisions.md section 7), each refund
+ * carrying its own progress in {@code refunds[].status}; the refund events set {@code accepted} outright, so
+ * that a view stored while an earlier version showed a running refund as {@code in_progress} heals itself.
  */
 public final class SessionViewFold {
 
@@ -82,6 +90,14 @@ public final class SessionViewFold {
         return view;
     }
 
+    /**
+     * A payment in {@code error} whose rail answered after all that it waits for the payer or holds the money: the
+     * session is in progress again, without the error.
+     */
+    private static SessionView afterError(SessionView view) {
+        return view.status() == SessionStatus.ERROR ? view.withStatus(SessionStatus.IN_PROGRESS).withError(null) : view;
+    }
+
     public static SessionView apply(SessionView current, SessionEvent event, long sequenceNumber) {
         Objects.requireNonNull(event, "event");
         if (event instanceof SessionCreatedEvent created) {
@@ -114,13 +130,15 @@ public final class SessionViewFold {
                     .withPayment(confirmed.paymentId().value(), p -> p.inState(OperationState.PROCESSING));
         }
         if (event instanceof PaymentActionRequiredEvent action) {
-            return view.withPayment(action.paymentId().value(), p -> p.awaitingPayer(action.interaction()));
+            return afterError(view).withPayment(action.paymentId().value(), p -> p.awaitingPayer(action.interaction()));
         }
         if (event instanceof PaymentOutcomeUnknownEvent unknown) {
-            return view.withPayment(unknown.paymentId().value(), p -> p.inState(OperationState.OUTCOME_UNKNOWN));
+            // still unknown after the error: it stays in error (not final) until the rail answers
+            return view.withPayment(unknown.paymentId().value(), p -> p.state() == OperationState.ERROR ? p
+                    : p.inState(OperationState.OUTCOME_UNKNOWN));
         }
         if (event instanceof PaymentAuthorizedEvent authorized) {
-            return view.withNextAction(NextAction.CAPTURE)
+            return afterError(view).withNextAction(NextAction.CAPTURE)
                     .withPayment(authorized.paymentId().value(), p -> p.held(authorized.transactionInfo()));
         }
         if (event instanceof PaymentCaptureRequestedEvent capture) {
@@ -132,8 +150,27 @@ public final class SessionViewFold {
             return view.withPayment(granted.paymentId().value(), p -> p.withRecurrent(granted.token(),
                     granted.occurredAt()));
         }
+        if (event instanceof RecurrentTokenFinishedEvent finished) {
+            return view.withPayment(finished.paymentId().value(), p -> p.withRecurrentFinished(finished.token(),
+                    finished.occurredAt()));
+        }
+        if (event instanceof PaymentOutcomeOverdueEvent overdue) {
+            return view.withStatus(SessionStatus.ERROR)
+                    .withError(overdue.sessionError())
+                    .withPayment(overdue.paymentId().value(), p -> p.inError(overdue.error()));
+        }
+        if (event instanceof PayoutOutcomeOverdueEvent overdue) {
+            return view.withStatus(SessionStatus.ERROR)
+                    .withError(overdue.sessionError())
+                    .withPayout(overdue.payoutId().value(), p -> p.inError(overdue.error()));
+        }
+        if (event instanceof RefundOutcomeOverdueEvent overdue) {
+            return view.withPayment(overdue.paymentId().value(), p -> p.withRefund(overdue.refundId().value(),
+                    r -> r.inError(overdue.error())));
+        }
         if (event instanceof PaymentSucceededEvent succeeded) {
             return view.withStatus(SessionStatus.ACCEPTED)
+                    .withError(null)
                     .withNextAction(null)
                     .withPayment(succeeded.paymentId().value(),
                             p -> p.succeeded(succeeded.transactionInfo(), succeeded.capturedAmount(),
@@ -167,10 +204,12 @@ public final class SessionViewFold {
                     .withPayout(confirmed.payoutId().value(), p -> p.inState(OperationState.PROCESSING));
         }
         if (event instanceof PayoutOutcomeUnknownEvent unknown) {
-            return view.withPayout(unknown.payoutId().value(), p -> p.inState(OperationState.OUTCOME_UNKNOWN));
+            return view.withPayout(unknown.payoutId().value(), p -> p.state() == OperationState.ERROR ? p
+                    : p.inState(OperationState.OUTCOME_UNKNOWN));
         }
         if (event instanceof PayoutSucceededEvent succeeded) {
             return view.withStatus(SessionStatus.ACCEPTED)
+                    .withError(null)
                     .withPayout(succeeded.payoutId().value(),
                             p -> p.succeeded(succeeded.transactionInfo(), succeeded.occurredAt()));
         }
@@ -181,25 +220,20 @@ public final class SessionViewFold {
                     .withPayout(failed.payoutId().value(), p -> p.failed(failed.error(), failed.occurredAt()));
         }
         if (event instanceof RefundRequestedEvent refund) {
-            return view.withStatus(SessionStatus.IN_PROGRESS)
+            return view.withStatus(SessionStatus.ACCEPTED)
                     .withPayment(refund.paymentId().value(), p -> p.withRefundAdded(new RefundView(
                             refund.refundId().value(), RefundState.IN_PROGRESS, refund.occurredAt(), null,
                             refund.amount(), refund.metadata(), null)));
         }
         if (event instanceof RefundAcceptedEvent accepted) {
-            return afterRefund(view.withPayment(accepted.paymentId().value(), p -> p.withRefund(
-                    accepted.refundId().value(), r -> r.finished(RefundState.ACCEPTED, null, accepted.occurredAt()))));
+            return view.withStatus(SessionStatus.ACCEPTED).withPayment(accepted.paymentId().value(), p -> p.withRefund(
+                    accepted.refundId().value(), r -> r.finished(RefundState.ACCEPTED, null, accepted.occurredAt())));
         }
         if (event instanceof RefundDeclinedEvent declined) {
-            return afterRefund(view.withPayment(declined.paymentId().value(), p -> p.withRefund(
+            return view.withStatus(SessionStatus.ACCEPTED).withPayment(declined.paymentId().value(), p -> p.withRefund(
                     declined.refundId().value(),
-                    r -> r.finished(RefundState.DECLINED, declined.reason(), declined.occurredAt()))));
+                    r -> r.finished(RefundState.DECLINED, declined.reason(), declined.occurredAt())));
         }
         return view;
-    }
-
-    private static SessionView afterRefund(SessionView view) {
-        boolean refundRuns = view.payments().stream().anyMatch(PaymentView::hasRefundInProgress);
-        return refundRuns ? view : view.withStatus(SessionStatus.ACCEPTED);
     }
 }

@@ -2,7 +2,19 @@ package io.paysession.api.session.view;
 
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.ErrorDetails;
+import io.paysession.api.money.Money;
+import io.paysession.api.partner.CaptureMode;
 import io.paysession.api.session.ApiVersion;
+import io.paysession.api.session.PaymentOutcomeOverdueEvent;
+import io.paysession.api.session.PaymentOutcomeUnknownEvent;
+import io.paysession.api.session.PaymentSucceededEvent;
+import io.paysession.api.session.RailOrder;
+import io.paysession.api.session.RefundOutcomeOverdueEvent;
+import io.paysession.api.session.RefundAcceptedEvent;
+import io.paysession.api.session.RefundDeclinedEvent;
+import io.paysession.api.session.RefundId;
+import io.paysession.api.session.RefundRequestedEvent;
+import io.paysession.api.session.RefundState;
 import io.paysession.api.session.NextAction;
 import io.paysession.api.session.OperationState;
 import io.paysession.api.session.PaymentReadyToConfirmEvent;
@@ -45,6 +57,99 @@ class SessionViewFoldTest {
             assertThat(payment.error()).isNull();
             assertThat(payment.data().amount()).isEqualTo(AMOUNT);
         });
+    }
+
+    @Test
+    void refundsLeaveTheSessionAcceptedAndThePaymentSucceededEachRefundCarryingItsOwnProgress() {
+        RailOrder order = new RailOrder(VISA, AMOUNT, CaptureMode.AUTO, null);
+        List<SessionEvent> events = new ArrayList<>(successfulPayment(ApiVersion.V1));
+        events.add(new RefundRequestedEvent(SESSION, PAYMENT, RefundId.of("rf_1"), order, Money.of(3_000, "eur"),
+                null, at(5)));
+        SessionView oneRunning = SessionViewFold.fold(events);
+        events.add(new RefundRequestedEvent(SESSION, PAYMENT, RefundId.of("rf_2"), order, Money.of(2_000, "eur"),
+                null, at(6)));
+        events.add(new RefundAcceptedEvent(SESSION, PAYMENT, RefundId.of("rf_1"), at(7)));
+        SessionView firstDoneSecondRunning = SessionViewFold.fold(events);
+        events.add(new RefundDeclinedEvent(SESSION, PAYMENT, RefundId.of("rf_2"), DECLINE, at(8)));
+        SessionView bothDone = SessionViewFold.fold(events);
+
+        for (SessionView view : List.of(oneRunning, firstDoneSecondRunning, bothDone)) {
+            assertThat(view.status()).isEqualTo(SessionStatus.ACCEPTED);
+            assertThat(view.payment("pm_42").get().state()).isEqualTo(OperationState.SUCCEEDED);
+        }
+        assertThat(oneRunning.payment("pm_42").get().refunds()).extracting(RefundView::state)
+                .containsExactly(RefundState.IN_PROGRESS);
+        assertThat(firstDoneSecondRunning.payment("pm_42").get().refunds()).extracting(RefundView::state)
+                .containsExactly(RefundState.ACCEPTED, RefundState.IN_PROGRESS);
+        assertThat(bothDone.payment("pm_42").get().refunds()).extracting(RefundView::state)
+                .containsExactly(RefundState.ACCEPTED, RefundState.DECLINED);
+    }
+
+    @Test
+    void aViewStoredInProgressDuringARefundByAnEarlierVersionIsAcceptedAgainAtTheRefundsNextEvent() {
+        RailOrder order = new RailOrder(VISA, AMOUNT, CaptureMode.AUTO, null);
+        List<SessionEvent> events = new ArrayList<>(successfulPayment(ApiVersion.V1));
+        events.add(new RefundRequestedEvent(SESSION, PAYMENT, RefundId.of("rf_1"), order, Money.of(3_000, "eur"),
+                null, at(5)));
+        SessionView stored = SessionViewFold.fold(events).withStatus(SessionStatus.IN_PROGRESS);
+
+        SessionView after = SessionViewFold.apply(stored, new RefundAcceptedEvent(SESSION, PAYMENT,
+                RefundId.of("rf_1"), at(6)), events.size());
+
+        assertThat(after.status()).isEqualTo(SessionStatus.ACCEPTED);
+    }
+
+    @Test
+    void anOverdueOutcomeShowsThePaymentFailedAndTheSessionInErrorUntilTheRailsAnswerMovesItOn() {
+        ErrorDetails unknown = ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT, "still unknown");
+        ErrorDetails sessionError = ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT, "not final");
+        List<SessionEvent> events = new ArrayList<>(successfulPayment(ApiVersion.V1).subList(0, 4));
+        events.add(new PaymentOutcomeUnknownEvent(SESSION, PAYMENT, unknown, 5, at(4)));
+        events.add(new PaymentOutcomeOverdueEvent(SESSION, PAYMENT, unknown, sessionError, at(5)));
+        SessionView inError = SessionViewFold.fold(events);
+
+        assertThat(inError.status()).isEqualTo(SessionStatus.ERROR);
+        assertThat(inError.error()).isEqualTo(sessionError);
+        PaymentView payment = inError.payment("pm_42").get();
+        assertThat(payment.state()).isEqualTo(OperationState.ERROR);
+        assertThat(payment.state().wireStatus()).isEqualTo("failed");
+        assertThat(payment.state().isFinal()).isFalse();
+        assertThat(payment.error()).isEqualTo(unknown);
+        assertThat(payment.finishedAt()).isNull();
+
+        events.add(new PaymentOutcomeUnknownEvent(SESSION, PAYMENT, unknown, 6, at(6)));
+        SessionView stillUnknown = SessionViewFold.fold(events);
+        assertThat(stillUnknown.status()).as("unknown again: still in error").isEqualTo(SessionStatus.ERROR);
+        assertThat(stillUnknown.payment("pm_42").get().state()).isEqualTo(OperationState.ERROR);
+
+        events.add(new PaymentSucceededEvent(SESSION, PAYMENT, TRANSACTION, AMOUNT, FEE, at(6)));
+        SessionView paid = SessionViewFold.fold(events);
+        assertThat(paid.status()).isEqualTo(SessionStatus.ACCEPTED);
+        assertThat(paid.error()).isNull();
+        assertThat(paid.payment("pm_42").get().error()).isNull();
+        assertThat(paid.payment("pm_42").get().state()).isEqualTo(OperationState.SUCCEEDED);
+    }
+
+    @Test
+    void anOverdueRefundIsInErrorWithoutFinishingAndItsAnswerFinishesIt() {
+        RailOrder order = new RailOrder(VISA, AMOUNT, CaptureMode.AUTO, null);
+        ErrorDetails unknown = ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT, "still unknown");
+        List<SessionEvent> events = new ArrayList<>(successfulPayment(ApiVersion.V1));
+        events.add(new RefundRequestedEvent(SESSION, PAYMENT, RefundId.of("rf_1"), order, Money.of(3_000, "eur"),
+                null, at(5)));
+        events.add(new RefundOutcomeOverdueEvent(SESSION, PAYMENT, RefundId.of("rf_1"), unknown, at(6)));
+        RefundView inError = SessionViewFold.fold(events).payment("pm_42").get().refunds().get(0);
+        assertThat(inError.state()).isEqualTo(RefundState.ERROR);
+        assertThat(inError.state().wireStatus()).isEqualTo("error");
+        assertThat(inError.error()).isEqualTo(unknown);
+        assertThat(inError.finishedAt()).isNull();
+        assertThat(SessionViewFold.fold(events).status()).isEqualTo(SessionStatus.ACCEPTED);
+
+        events.add(new RefundAcceptedEvent(SESSION, PAYMENT, RefundId.of("rf_1"), at(7)));
+        RefundView accepted = SessionViewFold.fold(events).payment("pm_42").get().refunds().get(0);
+        assertThat(accepted.state()).isEqualTo(RefundState.ACCEPTED);
+        assertThat(accepted.error()).isNull();
+        assertThat(accepted.finishedAt()).isEqualTo(at(7));
     }
 
     @Test
