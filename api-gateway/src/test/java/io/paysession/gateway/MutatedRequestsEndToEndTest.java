@@ -330,6 +330,8 @@ class MutatedRequestsEndToEndTest extends EndToEndTestBase {
             body.putObject("metadata").put("reason", "returned");
             return body;
         }));
+        endpoints.add(new Endpoint("chargeback", partner, "POST", api(version, "/session/chargeback"),
+                () -> sessionRef(readyToConfirm)));
         endpoints.add(new Endpoint("status", partner, "POST", api(version, "/session/status"),
                 () -> sessionRef(readyToConfirm)));
         endpoints.add(new Endpoint("customer verification", partner, "POST", api(version, "/fps/customer_verification"),

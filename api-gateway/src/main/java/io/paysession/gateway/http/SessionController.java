@@ -11,6 +11,8 @@ import io.paysession.api.session.CancelSessionCommand;
 import io.paysession.api.session.CaptureSessionCommand;
 import io.paysession.api.session.RefundSessionCommand;
 import io.paysession.api.session.ConfirmSessionCommand;
+import io.paysession.api.session.OpenChargebackCommand;
+import io.paysession.api.session.RefundId;
 import io.paysession.api.session.CreateSessionCommand;
 import io.paysession.api.session.FindSessionQuery;
 import io.paysession.api.session.InitPaymentCommand;
@@ -23,7 +25,9 @@ import io.paysession.api.session.view.SessionView;
 import io.paysession.command.ids.IdGenerator;
 import jakarta.servlet.http.HttpServletRequest;
 import org.axonframework.messaging.responsetypes.ResponseTypes;
+import io.paysession.command.rails.sandbox.SandboxChargebacks;
 import org.axonframework.queryhandling.QueryGateway;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -51,14 +55,17 @@ public class SessionController {
     private final IdGenerator ids;
     private final PaymentRequests payments;
     private final PayoutRequests payouts;
+    private final ObjectProvider<SandboxChargebacks> sandboxChargebacks;
 
     public SessionController(SessionStates sessions, QueryGateway queries, IdGenerator ids,
-                             PaymentRequests payments, PayoutRequests payouts) {
+                             PaymentRequests payments, PayoutRequests payouts,
+                             ObjectProvider<SandboxChargebacks> sandboxChargebacks) {
         this.sessions = sessions;
         this.queries = queries;
         this.ids = ids;
         this.payments = payments;
         this.payouts = payouts;
+        this.sandboxChargebacks = sandboxChargebacks;
     }
 
     @PostMapping("/create")
@@ -136,6 +143,32 @@ public class SessionController {
         JsonNode metadata = PaymentRequests.refundMetadata(body);
         return answer(sessionId, api, new RefundSessionCommand(sessionId, ids.nextRefundId(), partner.project(), amount,
                 metadata));
+    }
+
+    /**
+     * {@code session/chargeback {session_id}}, as the partner SDK sends it. A chargeback is the payer's bank's doing,
+     * so only the sandbox takes it from the partner, to let a partner try the flow: the session's payment is charged
+     * back in full (a refund {@code in_progress} with {@code is_chargeback: true}), and the sandbox acquirer withholds
+     * the money after its latency ({@code payment_refunded}). With real rails it is {@code invalid_request}.
+     */
+    @PostMapping("/chargeback")
+    public ResponseEntity<ObjectNode> chargeback(@PathVariable String version, HttpServletRequest request) {
+        ApiVersion api = version(version);
+        PartnerView partner = partner(request);
+        SessionId sessionId = sessionId(body(request));
+        SandboxChargebacks sandbox = sandboxChargebacks.getIfAvailable();
+        if (sandbox == null) {
+            throw PaymentsException.invalidRequest("A chargeback is raised by the payer's bank, not by the partner: "
+                    + "it reaches you as payment_refunded with is_chargeback");
+        }
+        RefundId refund = sandbox.withholdLater(sessionId);
+        try {
+            return answer(sessionId, api, new OpenChargebackCommand(sessionId, refund, partner.project(), null,
+                    "Sandbox: session/chargeback", false));
+        } catch (RuntimeException refused) {
+            sandbox.forget(refund);
+            throw refused;
+        }
     }
 
     @PostMapping("/status")

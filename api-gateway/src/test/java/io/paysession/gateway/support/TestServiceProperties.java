@@ -30,6 +30,7 @@ public final class TestServiceProperties {
         properties.put("payments.demo-partner.enabled", "false");
         properties.put("payments.sandbox.card-latency-min", "30ms");
         properties.put("payments.sandbox.card-latency-max", "120ms");
+        properties.put("payments.sandbox.chargeback-after", "1s");
         properties.put("payments.webhooks.poll-interval", "50ms");
         properties.put("payments.webhooks.initial-retry-interval", "500ms");
         properties.put("payments.webhooks.attempt-timeout", "2s");

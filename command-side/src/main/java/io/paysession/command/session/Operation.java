@@ -5,6 +5,7 @@ import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.error.PaymentsException;
 import io.paysession.api.money.Money;
 import io.paysession.api.session.OperationState;
+import io.paysession.api.session.OpenChargebackCommand;
 import io.paysession.api.session.RefundSessionCommand;
 import io.paysession.api.session.SessionId;
 import io.paysession.api.session.SessionStatus;
@@ -77,6 +78,9 @@ abstract class Operation {
 
     /** {@code session/refund}, project checked; checks the table itself. */
     abstract void refund(RefundSessionCommand command, Clock clock);
+
+    /** A chargeback from the payer's bank; checks the table itself. */
+    abstract void chargeback(OpenChargebackCommand command, Clock clock);
 
     /** The operation's error once its outcome is overdue: the rail may still have done it. */
     static ErrorDetails overdueError(String kind, int queries) {

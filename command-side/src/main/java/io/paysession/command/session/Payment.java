@@ -6,6 +6,7 @@ import io.paysession.api.error.PaymentsException;
 import io.paysession.api.money.Money;
 import io.paysession.api.partner.PartnerTerms;
 import io.paysession.api.session.AuthorizationOutcome;
+import io.paysession.api.session.ChargebackOpenedEvent;
 import io.paysession.api.session.FasterPaymentMethod;
 import io.paysession.api.session.OperationState;
 import io.paysession.api.session.PaymentActionRequiredEvent;
@@ -26,8 +27,10 @@ import io.paysession.api.session.PaymentStartedEvent;
 import io.paysession.api.session.PaymentSucceededEvent;
 import io.paysession.api.session.QrAppMethod;
 import io.paysession.api.session.RailOrder;
+import io.paysession.api.session.OpenChargebackCommand;
 import io.paysession.api.session.RecurrentTokenFinishedEvent;
 import io.paysession.api.session.RecurrentTokenGrantedEvent;
+import io.paysession.api.session.RefundAcceptedEvent;
 import io.paysession.api.session.RefundId;
 import io.paysession.api.session.RefundRequestedEvent;
 import io.paysession.api.session.RefundSessionCommand;
@@ -176,21 +179,7 @@ final class Payment extends Operation {
 
     @Override
     void refund(RefundSessionCommand command, Clock clock) {
-        advance(Trigger.REFUND);
-        if (!Refund.allows(refunds.get(command.refundId()), RefundTrigger.REQUEST)) {
-            throw PaymentsException.wrongState("The refund " + command.refundId() + " exists already");
-        }
-        if (refunds.size() >= SessionLimits.MAX_REFUNDS_PER_PAYMENT) {
-            throw new PaymentsException(ErrorCode.REFUND_LIMIT_EXCEEDED, "A payment takes at most "
-                    + SessionLimits.MAX_REFUNDS_PER_PAYMENT + " refunds, and this one has had them");
-        }
-        Money left = captured.minus(refunded()).minus(inFlight());
-        Money amount = command.amount() == null ? left : command.amount();
-        requireSameCurrency(amount, "amount_details.currency");
-        if (amount.minorUnits() == 0 || amount.minorUnits() > left.minorUnits()) {
-            throw new PaymentsException(ErrorCode.REFUND_AMOUNT_TOO_LARGE,
-                    "The refund of " + amount + " is more than the " + left + " left to refund");
-        }
+        Money amount = refundable(command.refundId(), command.amount(), "refund");
         apply(new RefundRequestedEvent(sessionId, paymentId, command.refundId(), order, amount, command.metadata(),
                 WireFormat.now(clock)));
     }
@@ -206,6 +195,44 @@ final class Payment extends Operation {
         if (!grantEnded) {
             apply(new RecurrentTokenFinishedEvent(sessionId, paymentId, token, finishedAt));
         }
+    }
+
+    /**
+     * The payer's bank disputes the payment: a chargeback of {@code amount} (all that is left when null), as a
+     * refund the engine did not ask for. It needs what a refund needs (a paid payment, an amount left), is not sent
+     * to the rail (the rail told us), and is accepted at once when the money is already withheld.
+     */
+    @Override
+    void chargeback(OpenChargebackCommand command, Clock clock) {
+        Money amount = refundable(command.refundId(), command.amount(), "chargeback");
+        Instant now = WireFormat.now(clock);
+        apply(new ChargebackOpenedEvent(sessionId, paymentId, command.refundId(), amount, command.reason(), now));
+        if (command.withheld()) {
+            apply(new RefundAcceptedEvent(sessionId, paymentId, command.refundId(), now));
+        }
+    }
+
+    /**
+     * The amount a new refund or chargeback {@code refundId} takes ({@code requested}, or all that is left when null),
+     * after the checks both need: a paid payment, a new id, the count, the currency, what is left to refund.
+     */
+    private Money refundable(RefundId refundId, Money requested, String kind) {
+        advance(Trigger.REFUND);
+        if (!Refund.allows(refunds.get(refundId), RefundTrigger.REQUEST)) {
+            throw PaymentsException.wrongState("The refund " + refundId + " exists already");
+        }
+        if (refunds.size() >= SessionLimits.MAX_REFUNDS_PER_PAYMENT) {
+            throw new PaymentsException(ErrorCode.REFUND_LIMIT_EXCEEDED, "A payment takes at most "
+                    + SessionLimits.MAX_REFUNDS_PER_PAYMENT + " refunds and chargebacks, and this one has had them");
+        }
+        Money left = captured.minus(refunded()).minus(inFlight());
+        Money amount = requested == null ? left : requested;
+        requireSameCurrency(amount, "amount_details.currency");
+        if (amount.minorUnits() == 0 || amount.minorUnits() > left.minorUnits()) {
+            throw new PaymentsException(ErrorCode.REFUND_AMOUNT_TOO_LARGE,
+                    "The " + kind + " of " + amount + " is more than the " + left + " left to refund");
+        }
+        return amount;
     }
 
     /** The refund of this payment with {@code refundId}, if it has one. */
@@ -372,6 +399,18 @@ final class Payment extends Operation {
                     + " for the refund " + event.refundId() + " in " + existing.state());
         }
         refunds.put(event.refundId(), new Refund(sessionId, paymentId, order, event.refundId(), event.amount()));
+    }
+
+    /** A chargeback is a refund of its own kind, created here like a refund. */
+    @EventSourcingHandler
+    void on(ChargebackOpenedEvent event) {
+        Refund existing = refunds.get(event.refundId());
+        if (!Refund.allows(existing, RefundTrigger.REQUEST)) {
+            throw new IllegalStateException("The refund table does not allow " + RefundTrigger.REQUEST
+                    + " for the chargeback " + event.refundId() + " in " + existing.state());
+        }
+        refunds.put(event.refundId(), Refund.chargeback(sessionId, paymentId, order, event.refundId(),
+                event.amount()));
     }
 
     /** Equal when all they hold is: Axon's test fixture compares the state a command left with the rebuilt one. */

@@ -16,6 +16,7 @@ import io.paysession.api.session.PayoutOutcomeUnknownEvent;
 import io.paysession.api.session.PayoutReadyToConfirmEvent;
 import io.paysession.api.session.PayoutStartedEvent;
 import io.paysession.api.session.PayoutSucceededEvent;
+import io.paysession.api.session.OpenChargebackCommand;
 import io.paysession.api.session.RefundSessionCommand;
 import io.paysession.api.session.SessionCancelledEvent;
 import io.paysession.api.session.SessionId;
@@ -105,6 +106,11 @@ final class Payout extends Operation {
     @Override
     void refund(RefundSessionCommand command, Clock clock) {
         throw PaymentsException.wrongState("A payout cannot be refunded");
+    }
+
+    @Override
+    void chargeback(OpenChargebackCommand command, Clock clock) {
+        throw PaymentsException.wrongState("A payout cannot be charged back");
     }
 
     @Override

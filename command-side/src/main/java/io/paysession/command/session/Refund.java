@@ -30,8 +30,8 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
  * One refund of a payment: an entity of the Session aggregate, reached by its {@code refundId}. It keeps its own
  * state from the refund table of {@link SessionLifecycle} (one machine per kind of transaction), its amount, and,
  * while the rail's answer is lost, how often the rail was asked and the stage its query deadline guards
- * ({@link StageDeadline} with the refund's id). It is created by its payment from {@code RefundRequestedEvent}
- * and never handles that event itself (Axon forwards the event to the new entity too, after the payment's handler).
+ * ({@link StageDeadline} with the refund's id). It is created by its payment from {@code RefundRequestedEvent} (a
+ * chargeback: {@code ChargebackOpenedEvent}) and never handles that event itself (Axon forwards the event to the new entity too, after the payment's handler).
  */
 final class Refund {
 
@@ -41,17 +41,31 @@ final class Refund {
     private final PaymentId paymentId;
     private final RailOrder order;
     private final Money amount;
+    /** A chargeback: the payer's bank took the money back; never sent to the rail, never queried. */
+    private final boolean chargeback;
     private RefundState state;
     private int queries;
     private int stage;
 
     Refund(SessionId sessionId, PaymentId paymentId, RailOrder order, RefundId refundId, Money amount) {
+        this(sessionId, paymentId, order, refundId, amount, false);
+    }
+
+    private Refund(SessionId sessionId, PaymentId paymentId, RailOrder order, RefundId refundId, Money amount,
+                   boolean chargeback) {
         this.sessionId = sessionId;
         this.paymentId = paymentId;
         this.order = order;
         this.refundId = refundId;
         this.amount = amount;
+        this.chargeback = chargeback;
         record(RefundTrigger.REQUEST);
+    }
+
+    /** A chargeback, opened in progress like a refund requested. */
+    static Refund chargeback(SessionId sessionId, PaymentId paymentId, RailOrder order, RefundId refundId,
+                             Money amount) {
+        return new Refund(sessionId, paymentId, order, refundId, amount, true);
     }
 
     /** Whether a refund {@code refund} ({@link SessionLifecycle#NO_REFUND}: none yet) allows {@code trigger}. */
@@ -151,6 +165,7 @@ final class Refund {
         return other instanceof Refund refund && refundId.equals(refund.refundId)
                 && sessionId.equals(refund.sessionId) && paymentId.equals(refund.paymentId)
                 && Objects.equals(order, refund.order) && amount.equals(refund.amount) && state == refund.state
+                && chargeback == refund.chargeback
                 && queries == refund.queries && stage == refund.stage;
     }
 

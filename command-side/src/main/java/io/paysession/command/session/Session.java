@@ -7,6 +7,7 @@ import io.paysession.api.session.CancelSessionCommand;
 import io.paysession.api.session.CaptureSessionCommand;
 import io.paysession.api.session.ConfirmSessionCommand;
 import io.paysession.api.session.EndRecurrentGrantCommand;
+import io.paysession.api.session.OpenChargebackCommand;
 import io.paysession.api.session.CreateSessionCommand;
 import io.paysession.api.session.InitPaymentCommand;
 import io.paysession.api.session.InitPayoutCommand;
@@ -243,6 +244,15 @@ public class Session {
     public void handle(RefundSessionCommand command, Clock clock) {
         requireProject(command.project());
         operation(Trigger.REFUND).refund(command, clock);
+    }
+
+    /** A chargeback names no operation: it is the payment's; {@code project} is checked when the partner asks. */
+    @CommandHandler
+    public void handle(OpenChargebackCommand command, Clock clock) {
+        if (command.project() != null) {
+            requireProject(command.project());
+        }
+        operation(Trigger.REFUND).chargeback(command, clock);
     }
 
     @CommandHandler

@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * One settled operation: on its UTC day, in its currency, by method and kind. Payments and captures add
- * their gross less the fee; refunds and payouts take their amount off ({@code net} negative).
+ * their gross less the fee; refunds, chargebacks and payouts take their amount off ({@code net} negative).
  */
 public record SettlementEntry(String entryId,
                               String project,
@@ -23,7 +23,7 @@ public record SettlementEntry(String entryId,
                               long globalIndex) {
 
     public enum Operation {
-        PAYMENT("payment"), CAPTURE("capture"), REFUND("refund"), PAYOUT("payout");
+        PAYMENT("payment"), CAPTURE("capture"), REFUND("refund"), CHARGEBACK("chargeback"), PAYOUT("payout");
 
         private final String wireName;
 

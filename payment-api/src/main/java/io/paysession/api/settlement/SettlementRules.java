@@ -27,8 +27,9 @@ import java.util.List;
 /**
  * The settlement rules (issue 10): only succeeded operations count; a payment captured later counts as a
  * capture of the captured amount on the capture's day; a refund takes its amount off on the day it is
- * accepted; a payout takes its amount off; the binding of an instant-payment account (1 unit, not charged)
- * and recipient verifications count for nothing; failed and cancelled operations are listed apart with
+ * accepted, and so does a chargeback (the day the acquirer withheld it), as an operation of its own; a payout
+ * takes its amount off; the binding of an instant-payment account (1 unit, not charged) and recipient
+ * verifications count for nothing; failed and cancelled operations are listed apart with
  * their error codes. Entries are named after the event that settled them, so deriving twice gives the
  * same entries.
  */
@@ -68,8 +69,8 @@ public final class SettlementRules {
             RefundView refund = payment.refunds().stream()
                     .filter(candidate -> candidate.id().equals(accepted.refundId().value())).findFirst().orElseThrow();
             return entry(SettlementEntry.of(eventId, project, day, methodName(payment.data().method()),
-                    SettlementEntry.Operation.REFUND, session, refund.id(), refund.amount(), 0,
-                    -refund.amount().minorUnits(), globalIndex));
+                    refund.chargeback() ? SettlementEntry.Operation.CHARGEBACK : SettlementEntry.Operation.REFUND,
+                    session, refund.id(), refund.amount(), 0, -refund.amount().minorUnits(), globalIndex));
         }
         if (event instanceof PayoutSucceededEvent succeeded) {
             PayoutView payout = after.payout(succeeded.payoutId().value()).orElseThrow();

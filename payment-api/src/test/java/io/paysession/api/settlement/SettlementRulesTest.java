@@ -15,6 +15,7 @@ import io.paysession.api.session.PaymentStartedEvent;
 import io.paysession.api.session.PaymentSucceededEvent;
 import io.paysession.api.session.RailOrder;
 import io.paysession.api.session.RecurrentMethod;
+import io.paysession.api.session.ChargebackOpenedEvent;
 import io.paysession.api.session.RefundAcceptedEvent;
 import io.paysession.api.session.RefundDeclinedEvent;
 import io.paysession.api.session.RefundId;
@@ -123,6 +124,26 @@ class SettlementRulesTest {
             assertThat(entry.net()).isEqualTo(-2_500);
         });
         assertThat(deriveLast(events.subList(0, 6), 5).entries()).as("a refund in progress settles nothing").isEmpty();
+    }
+
+    @Test
+    void aWithheldChargebackTakesItsAmountOffAsAChargebackOnTheDayItIsWithheld() {
+        List<SessionEvent> events = new ArrayList<>(successfulPayment(ApiVersion.V1));
+        events.add(new ChargebackOpenedEvent(SESSION, PAYMENT, REFUND, Money.of(10_000, "EUR"), "fraud", at(2 * DAY)));
+        events.add(new RefundAcceptedEvent(SESSION, PAYMENT, REFUND, at(4 * DAY)));
+
+        SettlementRules.Derived derived = deriveLast(events, 6);
+
+        assertThat(derived.entries()).singleElement().satisfies(entry -> {
+            assertThat(entry.operation()).isEqualTo(SettlementEntry.Operation.CHARGEBACK);
+            assertThat(entry.operation().wireName()).isEqualTo("chargeback");
+            assertThat(entry.day()).isEqualTo(FIRST_DAY.plusDays(4));
+            assertThat(entry.operationId()).isEqualTo(REFUND.value());
+            assertThat(entry.gross()).isEqualTo(10_000);
+            assertThat(entry.net()).isEqualTo(-10_000);
+        });
+        assertThat(deriveLast(events.subList(0, 6), 5).entries()).as("a chargeback in progress settles nothing")
+                .isEmpty();
     }
 
     @Test

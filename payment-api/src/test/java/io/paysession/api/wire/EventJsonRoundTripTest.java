@@ -69,6 +69,8 @@ class EventJsonRoundTripTest {
                 new FindPartnerQuery(PROJECT),
                 new RecurrentTokenGrantedEvent(SESSION, PAYMENT, "rt_1", PROJECT, VISA, at(4)),
                 new RecurrentTokenFinishedEvent(SESSION, PAYMENT, "rt_1", at(7)),
+                new ChargebackOpenedEvent(SESSION, PAYMENT, RefundId.of("rf_9"), AMOUNT, "fraud", at(9)),
+                new OpenChargebackCommand(SESSION, RefundId.of("rf_9"), PROJECT, null, "fraud", true),
                 new PaymentOutcomeOverdueEvent(SESSION, PAYMENT, ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT, "unknown"),
                         ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT, "not final"), at(8)),
                 new PayoutOutcomeOverdueEvent(SESSION, PayoutId.of("po_3"), ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT,

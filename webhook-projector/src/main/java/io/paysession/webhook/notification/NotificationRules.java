@@ -1,5 +1,6 @@
 package io.paysession.webhook.notification;
 
+import io.paysession.api.session.ChargebackOpenedEvent;
 import io.paysession.api.session.OperationState;
 import io.paysession.api.session.PaymentFailedEvent;
 import io.paysession.api.session.PaymentOutcomeOverdueEvent;
@@ -37,6 +38,7 @@ public final class NotificationRules {
             Rule.on(PayoutFailedEvent.class, WebhookType.PAYMENT_FINISHED),
             Rule.on(PaymentActionRequiredEvent.class, WebhookType.ACTION_REQUIRED),
             Rule.on(PaymentAuthorizedEvent.class, WebhookType.READY_TO_CAPTURE),
+            Rule.on(ChargebackOpenedEvent.class, WebhookType.PAYMENT_REFUNDED),
             Rule.on(RefundAcceptedEvent.class, WebhookType.PAYMENT_REFUNDED),
             Rule.on(RefundDeclinedEvent.class, WebhookType.PAYMENT_REFUNDED),
             Rule.on(PaymentSucceededEvent.class, WebhookType.PAYMENT_FINISHED),

@@ -16,6 +16,7 @@ import io.paysession.command.rails.RailOperation;
 import io.paysession.command.rails.RefundOutcome;
 import io.paysession.command.vault.CardVault;
 import io.paysession.command.vault.RevealedCard;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 import java.security.SecureRandom;
@@ -45,15 +46,24 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
     private final SandboxScheduler scheduler;
     private final SandboxLedger ledger;
     private final Clock clock;
+    private final SandboxChargebacks chargebacks;
     private final SecureRandom random = new SecureRandom();
 
+    @Autowired
     public SandboxCardAcquirer(CardVault vault, SandboxInteractions interactions, SandboxScheduler scheduler,
-                               SandboxLedger ledger, Clock clock) {
+                               SandboxLedger ledger, Clock clock, SandboxChargebacks chargebacks) {
         this.vault = vault;
         this.interactions = interactions;
         this.scheduler = scheduler;
         this.ledger = ledger;
         this.clock = clock;
+        this.chargebacks = chargebacks;
+    }
+
+    /** Without chargebacks: the chargeback test card is paid like any other (the rail contract's tests). */
+    public SandboxCardAcquirer(CardVault vault, SandboxInteractions interactions, SandboxScheduler scheduler,
+                               SandboxLedger ledger, Clock clock) {
+        this(vault, interactions, scheduler, ledger, clock, null);
     }
 
     @Override
@@ -95,6 +105,11 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
         return scheduler.later(() -> {
             Optional<RevealedCard> card = reveal(operation);
             SandboxLedger.Binding<AuthorizationOutcome> bound = bindAuthorization(operation, card, true);
+            if (bound.fresh() && chargebacks != null && card.isPresent()
+                    && SandboxTestCards.chargedBack(card.get().number())
+                    && bound.answer() instanceof AuthorizationOutcome.Approved) {
+                chargebacks.raiseLater(operation.sessionId());
+            }
             if (bound.fresh() && card.isPresent() && (SandboxTestCards.timesOut(card.get().number())
                     || SandboxTestCards.staysUnknown(card.get().number()))) {
                 return new AuthorizationOutcome.Unknown(ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT,

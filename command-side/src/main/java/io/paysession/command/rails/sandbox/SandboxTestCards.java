@@ -15,6 +15,7 @@ final class SandboxTestCards {
     static final String THREE_D_SECURE = "4000000000003220";
     static final String RAIL_TIMEOUT = "4000000000000119";
     static final String STAYS_UNKNOWN = "4000000000000127";
+    static final String CHARGED_BACK = "4000000000000259";
     static final String REFUND_DECLINED = "4000000000005126";
 
     private static final Map<String, ErrorCode> DECLINES = Map.of(
@@ -40,6 +41,11 @@ final class SandboxTestCards {
     /** The rail times out, and its queries find the outcome unknown for a long time ({@code long-unknown}). */
     static boolean staysUnknown(CardNumber number) {
         return STAYS_UNKNOWN.equals(number.digits());
+    }
+
+    /** Paid, then disputed by the cardholder's bank: a chargeback of the whole payment follows. */
+    static boolean chargedBack(CardNumber number) {
+        return CHARGED_BACK.equals(number.digits());
     }
 
     static boolean refusesRefunds(CardNumber number) {

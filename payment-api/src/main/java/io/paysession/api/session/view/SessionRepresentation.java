@@ -177,6 +177,9 @@ public final class SessionRepresentation {
         putTimestamp(node, "finished_at", refund.finishedAt());
         node.set("amount_details", renderMoney(refund.amount()));
         putIfPresent(node, "metadata", refund.metadata());
+        if (refund.chargeback()) {
+            node.put("is_chargeback", true);
+        }
         putError(node, refund.error());
         return node;
     }

@@ -1,5 +1,6 @@
 package io.paysession.api.session.view;
 
+import io.paysession.api.session.ChargebackOpenedEvent;
 import io.paysession.api.session.NextAction;
 import io.paysession.api.session.OperationState;
 import io.paysession.api.session.PaymentActionRequiredEvent;
@@ -224,6 +225,12 @@ public final class SessionViewFold {
                     .withPayment(refund.paymentId().value(), p -> p.withRefundAdded(new RefundView(
                             refund.refundId().value(), RefundState.IN_PROGRESS, refund.occurredAt(), null,
                             refund.amount(), refund.metadata(), null)));
+        }
+        if (event instanceof ChargebackOpenedEvent chargeback) {
+            return view.withStatus(SessionStatus.ACCEPTED)
+                    .withPayment(chargeback.paymentId().value(), p -> p.withRefundAdded(new RefundView(
+                            chargeback.refundId().value(), RefundState.IN_PROGRESS, chargeback.occurredAt(), null,
+                            chargeback.amount(), null, null, true)));
         }
         if (event instanceof RefundAcceptedEvent accepted) {
             return view.withStatus(SessionStatus.ACCEPTED).withPayment(accepted.paymentId().value(), p -> p.withRefund(

@@ -10,6 +10,7 @@ import io.paysession.api.session.PaymentOutcomeUnknownEvent;
 import io.paysession.api.session.PaymentSucceededEvent;
 import io.paysession.api.session.RailOrder;
 import io.paysession.api.session.RefundOutcomeOverdueEvent;
+import io.paysession.api.session.ChargebackOpenedEvent;
 import io.paysession.api.session.RefundAcceptedEvent;
 import io.paysession.api.session.RefundDeclinedEvent;
 import io.paysession.api.session.RefundId;
@@ -150,6 +151,29 @@ class SessionViewFoldTest {
         assertThat(accepted.state()).isEqualTo(RefundState.ACCEPTED);
         assertThat(accepted.error()).isNull();
         assertThat(accepted.finishedAt()).isEqualTo(at(7));
+    }
+
+    @Test
+    void aChargebackIsARefundMarkedAsOneInProgressUntilWithheldAndTheSessionStaysAccepted() {
+        List<SessionEvent> events = new ArrayList<>(successfulPayment(ApiVersion.V2));
+        events.add(new ChargebackOpenedEvent(SESSION, PAYMENT, RefundId.of("rf_5"), Money.of(10_000, "eur"), "fraud",
+                at(5)));
+        SessionView opened = SessionViewFold.fold(events);
+        events.add(new RefundAcceptedEvent(SESSION, PAYMENT, RefundId.of("rf_5"), at(6)));
+        SessionView withheld = SessionViewFold.fold(events);
+
+        assertThat(opened.status()).isEqualTo(SessionStatus.ACCEPTED);
+        assertThat(opened.payment("pm_42").get().refunds()).singleElement().satisfies(refund -> {
+            assertThat(refund.chargeback()).isTrue();
+            assertThat(refund.state()).isEqualTo(RefundState.IN_PROGRESS);
+        });
+        assertThat(withheld.payment("pm_42").get().refunds().get(0).state()).isEqualTo(RefundState.ACCEPTED);
+        assertThat(withheld.payment("pm_42").get().refunds().get(0).chargeback()).isTrue();
+        com.fasterxml.jackson.databind.JsonNode shown = SessionRepresentation.render(withheld, ApiVersion.V2)
+                .path("payment_list").path(0).path("refunds").path(0);
+        assertThat(shown.path("is_chargeback").asBoolean(false)).isTrue();
+        assertThat(shown.path("status").asText()).isEqualTo("accepted");
+        assertThat(shown.has("metadata")).isFalse();
     }
 
     @Test
