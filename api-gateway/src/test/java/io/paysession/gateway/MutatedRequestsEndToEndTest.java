@@ -330,6 +330,8 @@ class MutatedRequestsEndToEndTest extends EndToEndTestBase {
             body.putObject("metadata").put("reason", "returned");
             return body;
         }));
+        endpoints.add(new Endpoint("wallet balance", partner, "POST", api(version, "/wallet/balance"),
+                () -> json("{\"request_datetime\":\"2026-11-27T10:15:30Z\"}")));
         endpoints.add(new Endpoint("chargeback", partner, "POST", api(version, "/session/chargeback"),
                 () -> sessionRef(readyToConfirm)));
         endpoints.add(new Endpoint("status", partner, "POST", api(version, "/session/status"),

@@ -55,7 +55,7 @@ public class PayoutController {
         PayoutData payout = payouts.read(body, partner.project(), api);
         SessionId sessionId = ids.nextSessionId();
         return ApiResponses.session(sessions.runAndRead(sessionId, new InitPayoutCommand(sessionId, ids.nextPayoutId(),
-                partner.project(), api, payout)), api);
+                partner.project(), api, payout, partner.settings().payoutFromBalance())), api);
     }
 
     @PostMapping("/session/start/payout")
@@ -67,7 +67,7 @@ public class PayoutController {
         Submerchants.check(request, body);
         PayoutData payout = payouts.read(body, partner.project(), api);
         return ApiResponses.session(sessions.runAndRead(sessionId, new StartPayoutCommand(sessionId, ids.nextPayoutId(),
-                partner.project(), payout)), api);
+                partner.project(), payout, partner.settings().payoutFromBalance())), api);
     }
 
     /** Free, confirmed automatically: the response shows the payout in progress, the webhook its outcome. */

@@ -137,7 +137,7 @@ public class Session {
         Instant now = WireFormat.now(clock);
         apply(new SessionCreatedEvent(command.sessionId(), command.project(), command.apiVersion(),
                 PaymentData.EMPTY, PayoutData.EMPTY, now));
-        startPayout(command.sessionId(), command.payoutId(), command.payout(), now);
+        startPayout(command.sessionId(), command.payoutId(), command.payout(), now, command.fromBalance());
     }
 
     @CommandHandler
@@ -146,7 +146,7 @@ public class Session {
         advance(Trigger.START_PAYOUT);
         PayoutData merged = payoutDraft.overriddenBy(command.payout());
         merged.requireComplete();
-        startPayout(sessionId, command.payoutId(), merged, WireFormat.now(clock));
+        startPayout(sessionId, command.payoutId(), merged, WireFormat.now(clock), command.fromBalance());
     }
 
     /**
@@ -155,8 +155,9 @@ public class Session {
      * reads the aggregate's fields, and the legality of the automatic confirmation is checked against the
      * state the start has just produced.
      */
-    private static void startPayout(SessionId session, PayoutId id, PayoutData data, Instant now) {
-        apply(new PayoutStartedEvent(session, id, data, now));
+    private static void startPayout(SessionId session, PayoutId id, PayoutData data, Instant now,
+                                    boolean fromBalance) {
+        apply(new PayoutStartedEvent(session, id, data, now, fromBalance));
         if (data.method() instanceof PayoutMethod.FasterPaymentVerification) {
             if (!SessionLifecycle.next(SessionStatus.IN_PROGRESS, OperationState.IN_PROGRESS,
                     Trigger.CONFIRM_AUTOMATICALLY).allowed()) {

@@ -10,6 +10,7 @@ import io.paysession.api.session.AuthorizationOutcome;
 import io.paysession.api.session.MarkPayoutReadyToConfirmCommand;
 import io.paysession.api.session.PayoutConfirmedEvent;
 import io.paysession.api.session.PayoutData;
+import io.paysession.api.session.PayoutFailedEvent;
 import io.paysession.api.session.PayoutId;
 import io.paysession.api.session.PayoutMethod;
 import io.paysession.api.session.PayoutOutcomeQueryRequestedEvent;
@@ -45,8 +46,9 @@ class PayoutProcessTest {
     private final StubRails bank = new StubRails();
     private final RecordingCommands commands = new RecordingCommands();
     private final RailCalls calls = commands.railCalls(Duration.ofMillis(100));
+    private final InMemoryWalletHolds wallet = new InMemoryWalletHolds();
     private final PayoutProcess process = new PayoutProcess(bank, calls,
-            new MoneyMovingCalls(new InMemoryRailCallJournal(), calls));
+            new MoneyMovingCalls(new InMemoryRailCallJournal(), calls), wallet, commands.sender());
     private final EventDelivery events = new EventDelivery("shop", process);
 
     @AfterEach
@@ -62,6 +64,44 @@ class PayoutProcessTest {
 
     private static PayoutConfirmedEvent confirmed() {
         return new PayoutConfirmedEvent(SESSION, PAYOUT, TO_AN_ACCOUNT, NOW);
+    }
+
+    @Test
+    void aPayoutFromTheBalanceIsHeldAndPreCheckedWhenTheBalanceCoversIt() {
+        wallet.settle("shop", Money.of(50_000, "eur"));
+
+        events.handle(new PayoutStartedEvent(SESSION, PAYOUT, TO_AN_ACCOUNT, NOW, true));
+
+        assertThat(bank.received()).extracting(StubRails.Received::call).containsExactly(StubRails.Call.PAYOUT_PRECHECK);
+        assertThat(wallet.holds()).containsOnlyKeys(PAYOUT);
+        ErrorDetails declined = ErrorDetails.of(ErrorCode.ACCOUNT_NOT_FOUND, "no such account");
+        events.handle(new PayoutFailedEvent(SESSION, PAYOUT, declined, declined, NOW));
+        assertThat(wallet.holds()).as("a failed payout gives its hold back").isEmpty();
+    }
+
+    @Test
+    void aPayoutFromTheBalanceLargerThanWhatIsLeftIsRefusedAndNeverReachesTheBank() {
+        wallet.settle("shop", Money.of(80_000, "eur"));
+        PayoutId first = PayoutId.of("po_1");
+        events.handle(new PayoutStartedEvent(SESSION, first, TO_AN_ACCOUNT, NOW, true));
+        int asked = bank.received().size();
+
+        events.handle(new PayoutStartedEvent(SESSION, PAYOUT, TO_AN_ACCOUNT, NOW, true));
+
+        assertThat(bank.received()).as("30 000 left: the second 50 000 is not asked of the bank").hasSize(asked);
+        assertThat(commands.sent()).last().isInstanceOfSatisfying(RefusePayoutCommand.class, refused -> {
+            assertThat(refused.payoutId()).isEqualTo(PAYOUT);
+            assertThat(refused.reason().code()).isEqualTo(ErrorCode.INSUFFICIENT_WALLET_BALANCE);
+        });
+        assertThat(wallet.holds()).containsOnlyKeys(first);
+    }
+
+    @Test
+    void aPayoutTheProviderFundsIsNotHeld() {
+        events.handle(new PayoutStartedEvent(SESSION, PAYOUT, TO_AN_ACCOUNT, NOW));
+
+        assertThat(bank.received()).hasSize(1);
+        assertThat(wallet.holds()).isEmpty();
     }
 
     @Test

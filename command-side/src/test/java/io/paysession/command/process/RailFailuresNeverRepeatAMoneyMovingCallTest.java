@@ -76,7 +76,7 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
     private final MoneyMovingCalls moneyCalls = new MoneyMovingCalls(new InMemoryRailCallJournal(), calls);
     private final EventDelivery events = new EventDelivery("shop",
             new PaymentProcess(new PaymentRails(List.of(rail)), recorded.sender(), calls, moneyCalls),
-            new PayoutProcess(rail, calls, moneyCalls));
+            new PayoutProcess(rail, calls, moneyCalls, new InMemoryWalletHolds(), recorded.sender()));
 
     @AfterEach
     void stop() {

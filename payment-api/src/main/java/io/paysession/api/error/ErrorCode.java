@@ -27,6 +27,8 @@ public enum ErrorCode {
     BANK_CARD_EXPIRED("bank_card_expired", 400),
     DECLINED_BY_ISSUER_BANK("declined_by_issuer_bank", 400),
     INSUFFICIENT_FUNDS("insufficient_funds", 400),
+    /** A payout from the partner's balance larger than what is left of it (production-facts section 6). */
+    INSUFFICIENT_WALLET_BALANCE("insufficient_wallet_balance", 400),
     THREE_DS_ERROR("3DS_error", 400),
     PROVIDER_TIMEOUT("provider_timeout", 400),
     ACCOUNT_NOT_FOUND("account_not_found", 400),

@@ -7,5 +7,11 @@ public record InitPayoutCommand(@TargetAggregateIdentifier SessionId sessionId,
                                 PayoutId payoutId,
                                 String project,
                                 ApiVersion apiVersion,
-                                PayoutData payout) {
+                                PayoutData payout,
+                                boolean fromBalance) {
+
+    public InitPayoutCommand(SessionId sessionId, PayoutId payoutId, String project, ApiVersion apiVersion,
+                             PayoutData payout) {
+        this(sessionId, payoutId, project, apiVersion, payout, false);
+    }
 }

@@ -31,7 +31,9 @@ class ErrorCodeTest {
                 "action_timeout", "qr_expired", "session_cancelled", "session_cancelled_by_partner",
                 "recurrent_token_inactive", "internal_error", "service_unavailable",
                 // docs/decisions.md, "Unbounded input"
-                "refund_limit_exceeded");
+                "refund_limit_exceeded",
+                // docs/decisions.md, "Payouts from the balance" (production-facts section 6 names it)
+                "insufficient_wallet_balance");
     }
 
     @ParameterizedTest

@@ -1,6 +1,7 @@
 package io.paysession.api.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.ErrorDetails;
@@ -217,6 +218,21 @@ class EventJsonRoundTripTest {
         JsonNode partner = JSON.readTree(JSON.writeValueAsString(new PartnerRegisteredEvent(PartnerId.of(PROJECT), SETTINGS, T0)));
         assertThat(partner.get("partnerId").textValue()).isEqualTo("shop-1");
         assertThat(partner.at("/settings/captureMode").textValue()).isEqualTo("delayed");
+    }
+
+    /** Events stored before issue 18 lack the fields it added: they read as the defaults of then. */
+    @Test
+    void eventsStoredBeforeTheirNewFieldsReadAsBefore() throws IOException {
+        PayoutStartedEvent before = new PayoutStartedEvent(SESSION, PAYOUT, PAYOUT_DATA, T0);
+        ObjectNode stored = (ObjectNode) JSON.readTree(JSON.writeValueAsString(before));
+        stored.remove("fromBalance");
+        assertThat(JSON.treeToValue(stored, PayoutStartedEvent.class)).isEqualTo(before);
+        ObjectNode partner = (ObjectNode) JSON.readTree(JSON.writeValueAsString(
+                new PartnerRegisteredEvent(PartnerId.of(PROJECT), SETTINGS, T0)));
+        ((ObjectNode) partner.get("settings")).remove("payoutFromBalance");
+        assertThat(JSON.treeToValue(partner, PartnerRegisteredEvent.class).settings().payoutFromBalance()).isFalse();
+        assertThat(JSON.readValue(JSON.writeValueAsString(new PayoutStartedEvent(SESSION, PAYOUT, PAYOUT_DATA, T0,
+                true)), PayoutStartedEvent.class).fromBalance()).isTrue();
     }
 
     @ParameterizedTest

@@ -43,14 +43,17 @@ public class PartnerDirectoryProjection {
     private void upsert(String project, PartnerSettings settings, Timestamp at) {
         jdbc.update("""
                         insert into partner_directory (project, public_key_pem, webhook_url, capture_mode, fee_percent_bp,
-                                                       fee_fixed, bank_account_token, registered_at, updated_at)
-                        values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                                       fee_fixed, bank_account_token, payout_from_balance,
+                                                       registered_at, updated_at)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         on conflict (project) do update set public_key_pem = excluded.public_key_pem,
                             webhook_url = excluded.webhook_url, capture_mode = excluded.capture_mode,
                             fee_percent_bp = excluded.fee_percent_bp, fee_fixed = excluded.fee_fixed,
-                            bank_account_token = excluded.bank_account_token, updated_at = excluded.updated_at""",
+                            bank_account_token = excluded.bank_account_token,
+                            payout_from_balance = excluded.payout_from_balance, updated_at = excluded.updated_at""",
                 project, settings.publicKeyPem(), settings.webhookUrl(), settings.captureMode().wireName(),
-                settings.fees().percentBp(), settings.fees().fixed(), settings.bankAccountToken(), at, at);
+                settings.fees().percentBp(), settings.fees().fixed(), settings.bankAccountToken(),
+                settings.payoutFromBalance(), at, at);
     }
 
     @QueryHandler
@@ -60,7 +63,7 @@ public class PartnerDirectoryProjection {
                         new PartnerSettings(row.getString("public_key_pem"), row.getString("webhook_url"),
                                 CaptureMode.fromWireName(row.getString("capture_mode")),
                                 new FeeSchedule(row.getInt("fee_percent_bp"), row.getLong("fee_fixed")),
-                                row.getBoolean("bank_account_token")),
+                                row.getBoolean("bank_account_token"), row.getBoolean("payout_from_balance")),
                         row.getTimestamp("registered_at").toInstant(), row.getTimestamp("updated_at").toInstant()),
                 query.project());
         return found.stream().findFirst();

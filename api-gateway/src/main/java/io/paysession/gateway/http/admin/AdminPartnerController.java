@@ -78,7 +78,8 @@ public class AdminPartnerController {
                 webhookUrl(body).orElseThrow(() -> Fields.missing("webhook_url")),
                 captureMode(body).orElse(CaptureMode.AUTO),
                 fees(body).orElse(FeeSchedule.NONE),
-                flag(body, "bank_account_ru_token").orElse(false));
+                flag(body, "bank_account_ru_token").orElse(false),
+                flag(body, "payout_from_balance").orElse(false));
         PartnerView partner = registration.register(project, settings);
         return ResponseEntity.created(URI.create("/admin/v1/partners/" + project))
                 .contentType(MediaType.APPLICATION_JSON).body(render(partner));
@@ -97,7 +98,8 @@ public class AdminPartnerController {
                 webhookUrl(body).orElse(was.webhookUrl()),
                 captureMode(body).orElse(was.captureMode()),
                 fees(body).orElse(was.fees()),
-                flag(body, "bank_account_ru_token").orElse(was.bankAccountToken()));
+                flag(body, "bank_account_ru_token").orElse(was.bankAccountToken()),
+                flag(body, "payout_from_balance").orElse(was.payoutFromBalance()));
         return AdminAnswers.ok(render(registration.update(project, settings)));
     }
 
@@ -219,6 +221,7 @@ public class AdminPartnerController {
                 .put("percent_bp", partner.settings().fees().percentBp())
                 .put("fixed", partner.settings().fees().fixed());
         node.put("bank_account_ru_token", partner.settings().bankAccountToken());
+        node.put("payout_from_balance", partner.settings().payoutFromBalance());
         node.put("created_at", WireFormat.timestamp(partner.registeredAt()));
         node.put("updated_at", WireFormat.timestamp(partner.updatedAt()));
         body.put("service_public_key", serviceKey.publicKeyPem());
