@@ -100,6 +100,10 @@ class CardDataNeverStoredTest extends EndToEndTestBase {
         String widgetSession = payOut(partner, "{\"type\":\"card\",\"card\":{\"type\":\"encrypted_card\","
                 + "\"encrypted_card\":{\"number_hash\":\"" + widget.body().at("/data/token").asText() + "\"}}}");
 
+        String hostedNumber = randomVisaNumber();
+        String hostedCode = randomSecurityCode();
+        String hostedSession = payOnTheHostedForm(partner, hostedNumber, hostedCode);
+
         // requests Tomcat cannot parse, which it reports quoting the offending line (INFO once, then DEBUG)
         String wireNumber = randomVisaNumber();
         for (int i = 0; i < 2; i++) {
@@ -111,22 +115,22 @@ class CardDataNeverStoredTest extends EndToEndTestBase {
         }
 
         List<String> secrets = List.of(approvedNumber, "4000000000000002", payoutNumber, tokenizedNumber, widgetNumber,
-                wireNumber);
-        List<String> codes = List.of(approvedCode, declinedCode, widgetCode);
+                wireNumber, hostedNumber);
+        List<String> codes = List.of(approvedCode, declinedCode, widgetCode, hostedCode);
         List<String> findings = new ArrayList<>();
         StoredText.forEachValue(jdbc, (place, text) -> findings.addAll(leaks(place, text, secrets, codes)));
         String log = Files.readString(java.nio.file.Path.of(LOG_FILE), StandardCharsets.UTF_8);
         findings.addAll(leaks("service.log", log, secrets, codes));
 
         assertThat(log).as("the log is written and covers these operations")
-                .contains(approvedSession, declinedSession, payoutSession, tokenSession, widgetSession)
-                .contains("POST \"/cds/v1/tokenize/card\"");
+                .contains(approvedSession, declinedSession, payoutSession, tokenSession, widgetSession, hostedSession)
+                .contains("POST \"/cds/v1/tokenize/card\"").contains("POST \"/cds/v1/acquiring/pay\"");
         assertThat(findings).isEmpty();
         assertThat(jdbc.queryForObject("select count(*) from card_vault where project = ? and cvc_ciphertext is not null",
                 Integer.class, partner.project()))
                 .as("security codes are erased after the authorization that used them").isZero();
         assertThat(jdbc.queryForObject("select count(*) from card_vault where project = ?", Integer.class,
-                partner.project())).isEqualTo(5);
+                partner.project())).isEqualTo(6);
     }
 
     private String payOut(TestPartner partner, String details) {
@@ -148,6 +152,25 @@ class CardDataNeverStoredTest extends EndToEndTestBase {
         assertThat(init.status()).as(init.toString()).isEqualTo(200);
         assertThat(init.text()).doesNotContain(number);
         String sessionId = init.session().path("id").asText();
+        WEBHOOKS.await(sessionId, "ready_to_confirm", WEBHOOK_WAIT);
+        partner.post("/api/v1/session/confirm", sessionRef(sessionId));
+        assertThat(WEBHOOKS.await(sessionId, "payment_finished", WEBHOOK_WAIT).rawBody()).doesNotContain(number);
+        return sessionId;
+    }
+
+    /** A session paid on the acquiring widget's hosted form, as its script calls the service. */
+    private String payOnTheHostedForm(TestPartner partner, String number, String securityCode) {
+        String sessionId = partner.post("/api/v1/session/create", "{\"amount_details\":{\"amount\":5000,"
+                + "\"currency\":\"rub\"},\"customer\":{\"reference\":\"pci-hosted\"}}").session().path("id").asText();
+        String token = partner.post("/api/v1/token", "{\"acquiring_widget\":{\"session_id\":\"" + sessionId + "\"}}")
+                .body().path("public_token").asText();
+        Answer paid = TestPartner.exchange(java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl()
+                        + "/cds/v1/acquiring/pay")).header("X-PUBLIC-TOKEN", token).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"card\":{\"number\":\"" + number
+                        + "\",\"expiration_month\":\"12\",\"expiration_year\":\"34\",\"security_code\":\""
+                        + securityCode + "\"}}")).build());
+        assertThat(paid.status()).as(paid.toString()).isEqualTo(200);
+        assertThat(paid.text()).doesNotContain(number);
         WEBHOOKS.await(sessionId, "ready_to_confirm", WEBHOOK_WAIT);
         partner.post("/api/v1/session/confirm", sessionRef(sessionId));
         assertThat(WEBHOOKS.await(sessionId, "payment_finished", WEBHOOK_WAIT).rawBody()).doesNotContain(number);

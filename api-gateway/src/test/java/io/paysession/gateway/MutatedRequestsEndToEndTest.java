@@ -342,6 +342,9 @@ class MutatedRequestsEndToEndTest extends EndToEndTestBase {
                 JsonNodeFactory.instance::arrayNode));
         endpoints.add(new Endpoint("widget token", partner, "POST", () -> "/api/v1/token",
                 () -> json("{\"tokenize_widget\":{\"access\":true,\"locale\":\"en\"}}")));
+        endpoints.add(new Endpoint("acquiring widget token", partner, "POST", () -> "/api/v1/token",
+                () -> json("{\"acquiring_widget\":{\"session_id\":\"" + created + "\",\"success_return_url\":"
+                        + "\"https://shop.example/paid\",\"show_recurrent_checkbox\":true,\"locale\":\"ru\"}}")));
         endpoints.add(new Endpoint("token info", partner, "POST", () -> "/api/v1/token/info", () -> json(
                 "{\"type\":\"card\",\"card\":{\"type\":\"encrypted_card\",\"encrypted_card\":{\"number_hash\":\""
                         + cardToken + "\"}}}")));

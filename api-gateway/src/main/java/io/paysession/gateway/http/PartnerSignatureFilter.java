@@ -32,7 +32,8 @@ import java.util.Optional;
  * missing or wrong signature of a known project is 401 {@code authentication_error}; a body of another
  * type than JSON is 415. Nothing reads the body as JSON before its signature is verified. The one exception is
  * {@value #PUBLIC_TOKEN_PATH}: the card-tokenizer widget calls it from a payer's browser, where no partner key
- * can be, and the public token it carries authenticates it instead ({@code TokenController}).
+ * can be, and the public token it carries authenticates it instead ({@code TokenController}); and so do the
+ * acquiring widget's two calls, {@link #WIDGET_PATHS} ({@code AcquiringWidgetController}).
  * <p>
  * The verification handles no secret: the key is the partner's public key, and the body and the signature
  * come from the request, so how long it takes tells a caller nothing it does not already have. The one
@@ -47,6 +48,9 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
     public static final int MAX_BODY_BYTES = RequestBodies.MAX_BYTES;
     /** Exempt from partner signatures, exactly this path and nothing below or beside it. */
     public static final String PUBLIC_TOKEN_PATH = "/cds/v1/tokenize/card";
+    /** The acquiring widget's calls from the payer's browser, with its public token: exactly these two paths. */
+    public static final java.util.Set<String> WIDGET_PATHS = java.util.Set.of("/cds/v1/acquiring/session",
+            "/cds/v1/acquiring/pay");
     /** PHP SDKs sign {@code []} for requests without fields (a GET of the bank list) and may send no body. */
     private static final byte[] EMPTY_SDK_BODY = "[]".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
@@ -60,7 +64,7 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
     protected boolean shouldNotFilter(HttpServletRequest request) {
         // the normalized path (NormalPathFilter refuses any other), its prefixes in any case
         String path = RequestPaths.of(request);
-        return !isPartnerApi(path) || path.equals(PUBLIC_TOKEN_PATH);
+        return !isPartnerApi(path) || path.equals(PUBLIC_TOKEN_PATH) || WIDGET_PATHS.contains(path);
     }
 
     @Override

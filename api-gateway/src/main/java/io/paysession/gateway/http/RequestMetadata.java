@@ -17,6 +17,8 @@ import java.util.UUID;
 public final class RequestMetadata {
 
     static final String REQUEST_ID_ATTRIBUTE = RequestMetadata.class.getName() + ".requestId";
+    /** The project of a request made without the partner's headers (a widget's, with a public token). */
+    public static final String PROJECT_ATTRIBUTE = RequestMetadata.class.getName() + ".project";
 
     private RequestMetadata() {
     }
@@ -41,6 +43,9 @@ public final class RequestMetadata {
         Map<String, Object> metadata = new HashMap<>();
         metadata.put(RequestMetadataKeys.ENDPOINT, request.getMethod() + " " + RequestPaths.of(request));
         String project = request.getHeader("X-PARTNER-PROJECT");
+        if (project == null && request.getAttribute(PROJECT_ATTRIBUTE) instanceof String fromToken) {
+            project = fromToken;
+        }
         if (project != null) {
             metadata.put(RequestMetadataKeys.PROJECT, project);
         }

@@ -200,7 +200,7 @@ public class SessionController {
     }
 
     /** The session's view; {@code session_not_found} when there is none. */
-    static SessionView find(QueryGateway queries, SessionId sessionId) {
+    public static SessionView find(QueryGateway queries, SessionId sessionId) {
         try {
             return queries.query(new FindSessionQuery(sessionId), ResponseTypes.optionalInstanceOf(SessionView.class))
                     .join()

@@ -9,7 +9,11 @@ import io.paysession.api.recurrent.RecurrentTokenView;
 import io.paysession.api.wire.WireFormat;
 import io.paysession.command.rails.CardType;
 import io.paysession.command.rails.CardTypes;
+import io.paysession.api.session.SessionId;
+import io.paysession.api.session.view.SessionView;
 import io.paysession.command.vault.BrowserTokenization;
+import io.paysession.gateway.widget.AcquiringWidgets;
+import org.axonframework.queryhandling.QueryGateway;
 import io.paysession.command.vault.CardNumber;
 import io.paysession.command.vault.CardVault;
 import io.paysession.command.vault.PublicTokens;
@@ -28,6 +32,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -54,9 +59,14 @@ public class TokenController {
     private final RecurrentTokens recurrentTokens;
     private final ObjectProvider<CardTypes> cardTypes;
     private final Clock clock;
+    private final AcquiringWidgets acquiringWidgets;
+    private final QueryGateway queries;
 
     public TokenController(CardVault vault, PublicTokens publicTokens, BrowserTokenization tokenization,
-                           RecurrentTokens recurrentTokens, ObjectProvider<CardTypes> cardTypes, Clock clock) {
+                           RecurrentTokens recurrentTokens, ObjectProvider<CardTypes> cardTypes, Clock clock,
+                           AcquiringWidgets acquiringWidgets, QueryGateway queries) {
+        this.acquiringWidgets = acquiringWidgets;
+        this.queries = queries;
         this.vault = vault;
         this.publicTokens = publicTokens;
         this.tokenization = tokenization;
@@ -128,10 +138,31 @@ public class TokenController {
     public ResponseEntity<ObjectNode> publicToken(HttpServletRequest request) {
         PartnerView partner = SessionController.partner(request);
         ObjectNode body = SessionController.body(request);
+        long widgets = java.util.stream.Stream.of("tokenize_widget", "acquiring_widget", "fps_no_account_widget",
+                "self_employed_widget").filter(name -> Fields.isPresent(body, name)).count();
+        if (widgets > 1) {
+            throw PaymentsException.invalidRequest("a public token is for one widget: give one of tokenize_widget, "
+                    + "acquiring_widget");
+        }
+        Optional<ObjectNode> acquiring = Fields.object(body, "acquiring_widget", "");
+        if (acquiring.isPresent()) {
+            String sessionText = Fields.requiredText(acquiring.get(), "session_id", "acquiring_widget");
+            SessionView session = SessionId.parse(sessionText).flatMap(id -> {
+                try {
+                    return Optional.of(SessionController.find(queries, id));
+                } catch (PaymentsException notFound) {
+                    return Optional.empty();
+                }
+            }).orElse(null);
+            String token = acquiringWidgets.issue(partner, acquiring.get(), session);
+            return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
+                    .body(ApiResponses.ok().put("public_token", token));
+        }
         ObjectNode widget = Fields.object(body, "tokenize_widget", "").orElseThrow(() ->
-                PaymentsException.invalidRequest(Fields.isPresent(body, "acquiring_widget")
-                        || Fields.isPresent(body, "fps_no_account_widget") || Fields.isPresent(body, "self_employed_widget")
-                        ? "only tokenize_widget is supported" : "tokenize_widget is required"));
+                PaymentsException.invalidRequest(Fields.isPresent(body, "fps_no_account_widget")
+                        || Fields.isPresent(body, "self_employed_widget")
+                        ? "only tokenize_widget and acquiring_widget are supported"
+                        : "tokenize_widget or acquiring_widget is required"));
         JsonNode access = widget.get("access");
         PaymentRequests.requireFlag(access, "tokenize_widget.access");
         if (access != null && !access.isNull() && !access.asBoolean(false)) {

@@ -41,7 +41,8 @@ public class WidgetController {
     /** The partner's page loads the first two; the frame and the demo page load their own. */
     private static final Map<String, MediaType> ASSETS = Map.of(
             "card-tokenizer.js", JAVASCRIPT, "card-tokenizer.css", CSS,
-            "frame.js", JAVASCRIPT, "frame.css", CSS, "demo.js", JAVASCRIPT, "demo.css", CSS);
+            "frame.js", JAVASCRIPT, "frame.css", CSS, "demo.js", JAVASCRIPT, "demo.css", CSS,
+            "pay.js", JAVASCRIPT, "pay.css", CSS);
 
     private final Map<String, String> contents;
     private final Template notFound;

@@ -50,7 +50,8 @@ public class PublicTokens {
      * spent on it, so that a mistyped card number does not cost the payer the token.
      */
     public Optional<String> projectOf(String token) {
-        return jdbc.query("select project from public_token where token = ? and used_at is null and expires_at > ?",
+        return jdbc.query("select project from public_token where token = ? and used_at is null and expires_at > ?"
+                        + " and kind = 'tokenize'",
                 (row, index) -> row.getString("project"), sha256(token), Timestamp.from(clock.instant())).stream().findFirst();
     }
 
@@ -87,9 +88,53 @@ public class PublicTokens {
     public Optional<String> use(String token) {
         return jdbc.query("""
                         update public_token set used_at = ? where token = ? and used_at is null and expires_at > ?
-                        returning project""",
+                        and kind = 'tokenize' returning project""",
                 (row, index) -> row.getString("project"),
                 Timestamp.from(clock.instant()), sha256(token), Timestamp.from(clock.instant())).stream().findFirst();
+    }
+
+    /**
+     * A token of a session's widget ({@code kind}) for {@code sessionId} of {@code project}, 24 hours, good for one
+     * operation; {@code settings} what the partner asked the form to do (a JSON object, no card data).
+     */
+    public String issueForSession(String project, String kind, String sessionId, String settings) {
+        byte[] secret = new byte[32];
+        random.nextBytes(secret);
+        String token = HexFormat.of().formatHex(secret);
+        Instant now = clock.instant();
+        jdbc.update("""
+                        insert into public_token (token, project, locale, created_at, expires_at, kind, session_id, settings)
+                        values (?, ?, 'en', ?, ?, ?, ?, cast(? as jsonb))""",
+                sha256(token), project, Timestamp.from(now), Timestamp.from(now.plus(LIFETIME)), kind, sessionId,
+                settings);
+        return token;
+    }
+
+    /** A live (not expired) token of a session's widget, used or not; empty when unknown, expired or of another kind. */
+    public Optional<SessionGrant> sessionGrant(String token, String kind) {
+        return jdbc.query("""
+                        select project, session_id, settings::text, used_at from public_token
+                        where token = ? and kind = ? and expires_at > ?""",
+                (row, index) -> new SessionGrant(row.getString("project"), row.getString("session_id"),
+                        row.getString("settings"), row.getTimestamp("used_at") != null),
+                sha256(token), kind, Timestamp.from(clock.instant())).stream().findFirst();
+    }
+
+    /** Uses a session widget's token for its one operation; false when it was used already (or is dead). */
+    public boolean useForSession(String token, String kind) {
+        return jdbc.update("""
+                        update public_token set used_at = ? where token = ? and kind = ? and used_at is null
+                        and expires_at > ?""",
+                Timestamp.from(clock.instant()), sha256(token), kind, Timestamp.from(clock.instant())) == 1;
+    }
+
+    /** The operation a used token was spent on was refused before anything started: the token may be used again. */
+    public void giveBack(String token, String kind) {
+        jdbc.update("update public_token set used_at = null where token = ? and kind = ?", sha256(token), kind);
+    }
+
+    /** What a session widget's token stands for; {@code settings} as the partner gave them (JSON text). */
+    public record SessionGrant(String project, String sessionId, String settings, boolean used) {
     }
 
     static String sha256(String token) {
