@@ -217,6 +217,10 @@
         });
     });
 
+    // a new link opened in the same tab (only the fragment differs): start again with its token
+    window.addEventListener("hashchange", function () {
+        window.location.reload();
+    });
     token = readToken();
     if (!token) {
         status.textContent = texts.noToken;

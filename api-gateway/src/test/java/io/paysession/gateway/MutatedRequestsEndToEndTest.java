@@ -345,6 +345,8 @@ class MutatedRequestsEndToEndTest extends EndToEndTestBase {
         endpoints.add(new Endpoint("acquiring widget token", partner, "POST", () -> "/api/v1/token",
                 () -> json("{\"acquiring_widget\":{\"session_id\":\"" + created + "\",\"success_return_url\":"
                         + "\"https://shop.example/paid\",\"show_recurrent_checkbox\":true,\"locale\":\"ru\"}}")));
+        endpoints.add(new Endpoint("payout widget token", partner, "POST", () -> "/api/v1/token",
+                () -> json("{\"fps_no_account_widget\":{\"session_id\":\"" + created + "\",\"locale\":\"en\"}}")));
         endpoints.add(new Endpoint("token info", partner, "POST", () -> "/api/v1/token/info", () -> json(
                 "{\"type\":\"card\",\"card\":{\"type\":\"encrypted_card\",\"encrypted_card\":{\"number_hash\":\""
                         + cardToken + "\"}}}")));

@@ -33,7 +33,7 @@ import java.util.Optional;
  * type than JSON is 415. Nothing reads the body as JSON before its signature is verified. The one exception is
  * {@value #PUBLIC_TOKEN_PATH}: the card-tokenizer widget calls it from a payer's browser, where no partner key
  * can be, and the public token it carries authenticates it instead ({@code TokenController}); and so do the
- * acquiring widget's two calls, {@link #WIDGET_PATHS} ({@code AcquiringWidgetController}).
+ * widgets' calls, {@link #WIDGET_PATHS} ({@code AcquiringWidgetController}, {@code FpsPayoutWidgetController}).
  * <p>
  * The verification handles no secret: the key is the partner's public key, and the body and the signature
  * come from the request, so how long it takes tells a caller nothing it does not already have. The one
@@ -48,9 +48,13 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
     public static final int MAX_BODY_BYTES = RequestBodies.MAX_BYTES;
     /** Exempt from partner signatures, exactly this path and nothing below or beside it. */
     public static final String PUBLIC_TOKEN_PATH = "/cds/v1/tokenize/card";
-    /** The acquiring widget's calls from the payer's browser, with its public token: exactly these two paths. */
-    public static final java.util.Set<String> WIDGET_PATHS = java.util.Set.of("/cds/v1/acquiring/session",
-            "/cds/v1/acquiring/pay");
+    /** The widgets' calls from a payer's browser, with their public tokens: exactly these paths. */
+    public static final String ACQUIRING_SESSION_PATH = "/cds/v1/acquiring/session";
+    public static final String ACQUIRING_PAY_PATH = "/cds/v1/acquiring/pay";
+    public static final String FPS_PAYOUT_SESSION_PATH = "/cds/v1/fps-payout/session";
+    public static final String FPS_PAYOUT_START_PATH = "/cds/v1/fps-payout/start";
+    public static final java.util.Set<String> WIDGET_PATHS = java.util.Set.of(ACQUIRING_SESSION_PATH,
+            ACQUIRING_PAY_PATH, FPS_PAYOUT_SESSION_PATH, FPS_PAYOUT_START_PATH);
     /** PHP SDKs sign {@code []} for requests without fields (a GET of the bank list) and may send no body. */
     private static final byte[] EMPTY_SDK_BODY = "[]".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 

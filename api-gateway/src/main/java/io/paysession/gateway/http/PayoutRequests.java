@@ -51,6 +51,19 @@ public class PayoutRequests {
     }
 
     public PayoutData read(ObjectNode body, String project, ApiVersion version) {
+        return read(body, project, version, false);
+    }
+
+    /**
+     * The payout draft of {@code session/create}: as {@link #read}, and an instant-payment payout may leave out its
+     * payee ({@code bank_account.system_type} {@code faster_payment_system} without the {@code faster_payment_system}
+     * object): the payee gives the phone and the bank on the payout widget ({@code fps_no_account_widget}).
+     */
+    public PayoutData readDraft(ObjectNode body, String project, ApiVersion version) {
+        return read(body, project, version, true);
+    }
+
+    private PayoutData read(ObjectNode body, String project, ApiVersion version, boolean draft) {
         FREE_TEXT.check(body);
         if (Fields.isPresent(body, "payout_details") && Fields.isPresent(body, "payment_method")) {
             // two sets of details under the two names leave no way to tell which one the partner meant
@@ -58,7 +71,9 @@ public class PayoutRequests {
                     + ", not under both payout_details and payment_method");
         }
         String name = Fields.isPresent(body, "payout_details") ? "payout_details" : "payment_method";
-        Optional<MethodInput> method = Fields.object(body, name, "").map(details -> method(details, name, project));
+        Optional<MethodInput> method = Fields.object(body, name, "")
+                .filter(details -> !(draft && payeeLeftOut(details)))
+                .map(details -> method(details, name, project));
         Money amount = Fields.amountDetails(body, "amount_details", "").orElse(null);
         JsonNode participants = Fields.object(body, "participant_details", "").map(Parties::participants)
                 .orElse(null);
@@ -68,6 +83,14 @@ public class PayoutRequests {
         PayoutMethod payoutMethod = method.map(input -> input.number() == null ? input.method() : vault(project, input))
                 .orElse(null);
         return new PayoutData(payoutMethod, amount, customer, participants, metadata);
+    }
+
+    /** An instant-payment payout's details without the payee's phone and bank (the payout widget asks for them). */
+    private static boolean payeeLeftOut(ObjectNode details) {
+        JsonNode account = details.get("bank_account");
+        return "bank_account".equals(details.path("type").asText()) && account != null && account.isObject()
+                && "faster_payment_system".equals(account.path("system_type").asText())
+                && !account.has("faster_payment_system");
     }
 
     /** Sealed now, stored with the request's command (a refused command stores nothing). */

@@ -80,7 +80,7 @@ public class SessionController {
                     + api.payoutDetailsName() + ", not both");
         }
         PaymentData draft = payout ? null : payments.read(body, partner.project());
-        PayoutData payoutDraft = payout ? payouts.read(body, partner.project(), api) : null;
+        PayoutData payoutDraft = payout ? payouts.readDraft(body, partner.project(), api) : null;
         SessionId sessionId = ids.nextSessionId();
         return answer(sessionId, api, new CreateSessionCommand(sessionId, partner.project(), api, draft, payoutDraft));
     }

@@ -13,6 +13,7 @@ import io.paysession.api.session.SessionId;
 import io.paysession.api.session.view.SessionView;
 import io.paysession.command.vault.BrowserTokenization;
 import io.paysession.gateway.widget.AcquiringWidgets;
+import io.paysession.gateway.widget.FpsPayoutWidgets;
 import org.axonframework.queryhandling.QueryGateway;
 import io.paysession.command.vault.CardNumber;
 import io.paysession.command.vault.CardVault;
@@ -60,12 +61,15 @@ public class TokenController {
     private final ObjectProvider<CardTypes> cardTypes;
     private final Clock clock;
     private final AcquiringWidgets acquiringWidgets;
+    private final FpsPayoutWidgets fpsPayoutWidgets;
     private final QueryGateway queries;
 
     public TokenController(CardVault vault, PublicTokens publicTokens, BrowserTokenization tokenization,
                            RecurrentTokens recurrentTokens, ObjectProvider<CardTypes> cardTypes, Clock clock,
-                           AcquiringWidgets acquiringWidgets, QueryGateway queries) {
+                           AcquiringWidgets acquiringWidgets, FpsPayoutWidgets fpsPayoutWidgets,
+                           QueryGateway queries) {
         this.acquiringWidgets = acquiringWidgets;
+        this.fpsPayoutWidgets = fpsPayoutWidgets;
         this.queries = queries;
         this.vault = vault;
         this.publicTokens = publicTokens;
@@ -142,27 +146,26 @@ public class TokenController {
                 "self_employed_widget").filter(name -> Fields.isPresent(body, name)).count();
         if (widgets > 1) {
             throw PaymentsException.invalidRequest("a public token is for one widget: give one of tokenize_widget, "
-                    + "acquiring_widget");
+                    + "acquiring_widget, fps_no_account_widget");
         }
         Optional<ObjectNode> acquiring = Fields.object(body, "acquiring_widget", "");
         if (acquiring.isPresent()) {
-            String sessionText = Fields.requiredText(acquiring.get(), "session_id", "acquiring_widget");
-            SessionView session = SessionId.parse(sessionText).flatMap(id -> {
-                try {
-                    return Optional.of(SessionController.find(queries, id));
-                } catch (PaymentsException notFound) {
-                    return Optional.empty();
-                }
-            }).orElse(null);
-            String token = acquiringWidgets.issue(partner, acquiring.get(), session);
+            String token = acquiringWidgets.issue(partner, acquiring.get(),
+                    sessionOf(acquiring.get(), "acquiring_widget"));
+            return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
+                    .body(ApiResponses.ok().put("public_token", token));
+        }
+        Optional<ObjectNode> fpsPayout = Fields.object(body, "fps_no_account_widget", "");
+        if (fpsPayout.isPresent()) {
+            String token = fpsPayoutWidgets.issue(partner, fpsPayout.get(),
+                    sessionOf(fpsPayout.get(), "fps_no_account_widget"));
             return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
                     .body(ApiResponses.ok().put("public_token", token));
         }
         ObjectNode widget = Fields.object(body, "tokenize_widget", "").orElseThrow(() ->
-                PaymentsException.invalidRequest(Fields.isPresent(body, "fps_no_account_widget")
-                        || Fields.isPresent(body, "self_employed_widget")
-                        ? "only tokenize_widget and acquiring_widget are supported"
-                        : "tokenize_widget or acquiring_widget is required"));
+                PaymentsException.invalidRequest(Fields.isPresent(body, "self_employed_widget")
+                        ? "self_employed_widget is not offered"
+                        : "tokenize_widget, acquiring_widget or fps_no_account_widget is required"));
         JsonNode access = widget.get("access");
         PaymentRequests.requireFlag(access, "tokenize_widget.access");
         if (access != null && !access.isNull() && !access.asBoolean(false)) {
@@ -243,6 +246,18 @@ public class TokenController {
 
     private String cardType(String bin) {
         return cardTypes.getIfAvailable(() -> any -> CardType.UNKNOWN).typeOf(bin).wireName();
+    }
+
+    /** The session a session widget names; null when there is no such session. */
+    private SessionView sessionOf(ObjectNode widget, String path) {
+        String sessionText = Fields.requiredText(widget, "session_id", path);
+        return SessionId.parse(sessionText).flatMap(id -> {
+            try {
+                return Optional.of(SessionController.find(queries, id));
+            } catch (PaymentsException notFound) {
+                return Optional.empty();
+            }
+        }).orElse(null);
     }
 
     /** 12 to 19 digits that pass the Luhn check; the number itself is never part of a refusal. */

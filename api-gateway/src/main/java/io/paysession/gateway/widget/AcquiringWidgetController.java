@@ -18,6 +18,7 @@ import io.paysession.command.ids.IdGenerator;
 import io.paysession.gateway.http.ApiResponses;
 import io.paysession.gateway.http.Fields;
 import io.paysession.gateway.http.JsonBodies;
+import io.paysession.gateway.http.PartnerSignatureFilter;
 import io.paysession.gateway.http.PaymentRequests;
 import io.paysession.gateway.http.RequestBodies;
 import io.paysession.gateway.http.RequestMetadata;
@@ -54,15 +55,8 @@ import java.util.List;
 @RestController
 public class AcquiringWidgetController {
 
-    public static final String SESSION_PATH = "/cds/v1/acquiring/session";
-    public static final String PAY_PATH = "/cds/v1/acquiring/pay";
-
-    static {
-        if (!io.paysession.gateway.http.PartnerSignatureFilter.WIDGET_PATHS.equals(java.util.Set.of(SESSION_PATH,
-                PAY_PATH))) {
-            throw new IllegalStateException("the signature filter must let exactly the widget's calls through");
-        }
-    }
+    public static final String SESSION_PATH = PartnerSignatureFilter.ACQUIRING_SESSION_PATH;
+    public static final String PAY_PATH = PartnerSignatureFilter.ACQUIRING_PAY_PATH;
     static final String PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
             + "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *";
 

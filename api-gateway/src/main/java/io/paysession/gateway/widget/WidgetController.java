@@ -42,7 +42,7 @@ public class WidgetController {
     private static final Map<String, MediaType> ASSETS = Map.of(
             "card-tokenizer.js", JAVASCRIPT, "card-tokenizer.css", CSS,
             "frame.js", JAVASCRIPT, "frame.css", CSS, "demo.js", JAVASCRIPT, "demo.css", CSS,
-            "pay.js", JAVASCRIPT, "pay.css", CSS);
+            "pay.js", JAVASCRIPT, "pay.css", CSS, "payout.js", JAVASCRIPT);
 
     private final Map<String, String> contents;
     private final Template notFound;
