@@ -247,7 +247,7 @@ class MutatedRequestsEndToEndTest extends EndToEndTestBase {
     }
 
     private static boolean takesIdempotencyKey(String path) {
-        return path.matches("/api/v[12]/(session/(create|init/payment|init/payout|start/payment|start/payout|confirm"
+        return path.matches("/api/v[12]/(session/(create|multi/init|init/payment|init/payout|start/payment|start/payout|confirm"
                 + "|cancel|capture|refund)|fps/customer_verification)");
     }
 
@@ -309,6 +309,12 @@ class MutatedRequestsEndToEndTest extends EndToEndTestBase {
                 () -> payment(false)));
         endpoints.add(new Endpoint("start payment", partner, "POST", api(version, "/session/start/payment"),
                 () -> payment(false).put("session_id", created)));
+        endpoints.add(new Endpoint("init multi", partner, "POST", api(version, "/session/multi/init"), () -> {
+            ObjectNode body = JsonNodeFactory.instance.objectNode();
+            body.putArray("payment_list").add(payment(false));
+            body.putArray("payout_list").add(cardPayout());
+            return body;
+        }));
         endpoints.add(new Endpoint("init payout", partner, "POST", api(version, "/session/init/payout"),
                 this::cardPayout));
         endpoints.add(new Endpoint("init IBAN payout", partner, "POST", api(version, "/session/init/payout"),

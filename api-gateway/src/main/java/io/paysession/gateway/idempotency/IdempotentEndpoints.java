@@ -11,7 +11,7 @@ final class IdempotentEndpoints {
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_-]{4,64}");
     /** The methods that create or change something; reads, tokens and lists take no key. */
     private static final Pattern TAKES_KEY = Pattern.compile("/api/v[12]/(?:session/(?:create|init/payment|init/payout"
-            + "|start/payment|start/payout|confirm|cancel|capture|refund)|fps/customer_verification)");
+            + "|multi/init|start/payment|start/payout|confirm|cancel|capture|refund)|fps/customer_verification)");
 
     private IdempotentEndpoints() {
     }

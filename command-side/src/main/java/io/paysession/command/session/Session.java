@@ -9,6 +9,9 @@ import io.paysession.api.session.ConfirmSessionCommand;
 import io.paysession.api.session.EndRecurrentGrantCommand;
 import io.paysession.api.session.OpenChargebackCommand;
 import io.paysession.api.session.CreateSessionCommand;
+import io.paysession.api.partner.CaptureMode;
+import io.paysession.api.partner.PartnerTerms;
+import io.paysession.api.session.InitMultiSessionCommand;
 import io.paysession.api.session.InitPaymentCommand;
 import io.paysession.api.session.InitPayoutCommand;
 import io.paysession.api.session.MarkPaymentReadyToConfirmCommand;
@@ -35,6 +38,7 @@ import io.paysession.api.session.RefusePayoutCommand;
 import io.paysession.api.session.SessionCancelledEvent;
 import io.paysession.api.session.SessionCreatedEvent;
 import io.paysession.api.session.SessionId;
+import io.paysession.api.session.SessionLimits;
 import io.paysession.api.session.SessionStatus;
 import io.paysession.api.session.StartPaymentCommand;
 import io.paysession.api.session.StartPayoutCommand;
@@ -51,6 +55,8 @@ import org.axonframework.modelling.command.ForwardMatchingInstances;
 import org.axonframework.spring.stereotype.Aggregate;
 
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -63,8 +69,9 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
  * own state: a {@link Payment} (holding its {@link Refund}s) or a {@link Payout}, reached by the id its commands and
  * events carry. The session itself keeps its project, its drafts and whether it was cancelled before any operation
  * started; it hands the commands that name no operation (confirm, cancel, capture, refund) and its deadlines to the
- * operation under way ({@link Operation}). Today a session holds one operation at most (the table starts one only
- * in a session without one). It does no I/O and takes time from the injected clock. Which command is allowed when,
+ * operation under way ({@link Operation}). A session holds one operation (the table starts one only in a session
+ * without one), except a multi-session ({@code session/multi/init}), whose several operations are confirmed and
+ * cancelled together and whose deadlines are found by the operation they name. It does no I/O and takes time from the injected clock. Which command is allowed when,
  * and which state follows, is decided by {@link SessionLifecycle}: the event sourcing handlers apply the state its
  * tables answer for the trigger their event records.
  * <p>
@@ -99,6 +106,11 @@ public class Session {
     private final Map<PayoutId, Payout> payouts = new HashMap<>();
     /** The operation under way, one of the above: the one the commands that name no operation concern. */
     private Operation current;
+    /**
+     * A multi-session: several operations, none of them {@link #current}; confirmed and cancelled together, their
+     * deadlines found by the operation they name (docs/decisions.md, "Multi-sessions").
+     */
+    private boolean multi;
 
     protected Session() {
         // for Axon: rebuilt from events
@@ -120,6 +132,36 @@ public class Session {
                 PaymentData.EMPTY, PayoutData.EMPTY, now));
         apply(new PaymentStartedEvent(command.sessionId(), command.paymentId(), command.payment(), command.terms(),
                 now));
+    }
+
+    /**
+     * {@code session/multi/init}: several payments and payouts started together, each pre-checked on its own. The
+     * payments are captured at once whatever the partner's capture mode: a multi-session is confirmed as a whole, and
+     * has no capture of its own. A recipient verification is not an operation of a multi-session.
+     */
+    @CommandHandler
+    public Session(InitMultiSessionCommand command, Clock clock) {
+        int operations = command.payments().size() + command.payouts().size();
+        if (operations == 0 || operations > SessionLimits.MAX_OPERATIONS_PER_SESSION) {
+            throw PaymentsException.invalidRequest("a multi-session holds 1 to "
+                    + SessionLimits.MAX_OPERATIONS_PER_SESSION + " payments and payouts");
+        }
+        command.payments().forEach(start -> start.payment().requireComplete());
+        command.payouts().forEach(start -> {
+            start.payout().requireComplete();
+            if (start.payout().method() instanceof PayoutMethod.FasterPaymentVerification) {
+                throw PaymentsException.invalidRequest("a recipient verification is not an operation of a multi-session");
+            }
+        });
+        Instant now = WireFormat.now(clock);
+        PartnerTerms atOnce = new PartnerTerms(CaptureMode.AUTO, command.terms().fees(),
+                command.terms().bankAccountToken());
+        apply(new SessionCreatedEvent(command.sessionId(), command.project(), command.apiVersion(),
+                PaymentData.EMPTY, PayoutData.EMPTY, now, true));
+        command.payments().forEach(start -> apply(new PaymentStartedEvent(command.sessionId(), start.paymentId(),
+                start.payment(), atOnce, now)));
+        command.payouts().forEach(start -> apply(new PayoutStartedEvent(command.sessionId(), start.payoutId(),
+                start.payout(), now, command.fromBalance())));
     }
 
     @CommandHandler
@@ -171,11 +213,13 @@ public class Session {
     public void handle(MarkPayoutReadyToConfirmCommand command, Clock clock, DeadlineManager deadlines,
                        SessionTimeLimits limits) {
         payout(command.payoutId()).markReadyToConfirm(clock, deadlines, limits);
+        afterPrecheck(clock);
     }
 
     @CommandHandler
     public void handle(RefusePayoutCommand command, Clock clock) {
         payout(command.payoutId()).refuse(command.reason(), clock);
+        afterPrecheck(clock);
     }
 
     @CommandHandler
@@ -188,22 +232,49 @@ public class Session {
     public void handle(MarkPaymentReadyToConfirmCommand command, Clock clock, DeadlineManager deadlines,
                        SessionTimeLimits limits) {
         payment(command.paymentId()).markReadyToConfirm(clock, deadlines, limits);
+        afterPrecheck(clock);
     }
 
     @CommandHandler
     public void handle(RefusePaymentCommand command, Clock clock) {
         payment(command.paymentId()).refuse(command.reason(), clock);
+        afterPrecheck(clock);
+    }
+
+    /**
+     * A multi-session whose operations have all had their pre-check's answer, one or more of them refused: the others,
+     * waiting for the confirmation, are cancelled with it (a multi-session is confirmed whole or not at all).
+     */
+    private void afterPrecheck(Clock clock) {
+        if (!multi || operations().stream().anyMatch(operation -> operation.state() == OperationState.IN_PROGRESS)
+                || operations().stream().noneMatch(operation -> operation.state() == OperationState.FAILED)
+                || operations().stream().allMatch(operation -> operation.state().isFinal())) {
+            return;
+        }
+        apply(new SessionCancelledEvent(sessionId, ErrorDetails.of(ErrorCode.SESSION_CANCELLED,
+                "An operation of the session was refused at its pre-check"), WireFormat.now(clock)));
     }
 
     @CommandHandler
     public void handle(ConfirmSessionCommand command, Clock clock) {
         requireProject(command.project());
+        if (multi) {
+            requireAll(Trigger.CONFIRM);
+            operations().forEach(operation -> operation.confirm(clock));
+            return;
+        }
         operation(Trigger.CONFIRM).confirm(clock);
     }
 
     @CommandHandler
     public void handle(CancelSessionCommand command, Clock clock) {
         requireProject(command.project());
+        if (multi) {
+            requireAll(Trigger.CANCEL);
+            apply(new SessionCancelledEvent(sessionId, ErrorDetails.of(ErrorCode.SESSION_CANCELLED_BY_PARTNER,
+                    CANCELLED_BY_PARTNER), WireFormat.now(clock)));
+            return;
+        }
         advance(Trigger.CANCEL);
         ErrorDetails reason = ErrorDetails.of(ErrorCode.SESSION_CANCELLED_BY_PARTNER, CANCELLED_BY_PARTNER);
         if (current == null) {
@@ -227,6 +298,7 @@ public class Session {
     @CommandHandler
     public void handle(CaptureSessionCommand command, Clock clock) {
         requireProject(command.project());
+        requireSingle("The payments of a multi-session are captured at once");
         operation(Trigger.CAPTURE).capture(command.amount(), clock);
     }
 
@@ -244,6 +316,7 @@ public class Session {
     @CommandHandler
     public void handle(RefundSessionCommand command, Clock clock) {
         requireProject(command.project());
+        requireSingle("Refunds of a multi-session's payments are not offered: session/refund names no payment");
         operation(Trigger.REFUND).refund(command, clock);
     }
 
@@ -253,6 +326,7 @@ public class Session {
         if (command.project() != null) {
             requireProject(command.project());
         }
+        requireSingle("A chargeback names no payment of a multi-session");
         operation(Trigger.REFUND).chargeback(command, clock);
     }
 
@@ -277,6 +351,16 @@ public class Session {
 
     @DeadlineHandler(deadlineName = CONFIRM_TIMEOUT)
     void onConfirmTimeout(StageDeadline deadline, Clock clock) {
+        if (multi) {
+            // the first operation's time limit ends the wait for the session's one confirmation
+            boolean due = operationDue(deadline, Trigger.CONFIRM_TIMEOUT).isPresent()
+                    && operations().stream().allMatch(operation -> operation.allows(Trigger.CONFIRM_TIMEOUT));
+            if (due) {
+                apply(new SessionCancelledEvent(sessionId, ErrorDetails.of(ErrorCode.CONFIRM_TIMEOUT,
+                        "The partner did not confirm in time"), WireFormat.now(clock)));
+            }
+            return;
+        }
         operationDue(deadline, Trigger.CONFIRM_TIMEOUT).ifPresent(operation -> operation.cancel(
                 ErrorDetails.of(ErrorCode.CONFIRM_TIMEOUT, "The partner did not confirm in time"), clock));
     }
@@ -304,8 +388,34 @@ public class Session {
      * the table allows {@code trigger} now; otherwise the deadline is stale and does nothing.
      */
     private Optional<Operation> operationDue(StageDeadline deadline, Trigger trigger) {
-        return Optional.ofNullable(current)
-                .filter(operation -> operation.isCurrent(deadline) && operation.allows(trigger));
+        Optional<Operation> named = multi
+                ? operations().stream().filter(operation -> operation.operationId().equals(deadline.operationId()))
+                        .findFirst()
+                : Optional.ofNullable(current);
+        return named.filter(operation -> operation.isCurrent(deadline) && operation.allows(trigger));
+    }
+
+    /** Every operation of the session, payments first. */
+    private List<Operation> operations() {
+        List<Operation> all = new ArrayList<>(payments.values());
+        all.addAll(payouts.values());
+        return all;
+    }
+
+    /** A multi-session's command that acts on all its operations: every one must allow it. */
+    private void requireAll(Trigger trigger) {
+        for (Operation operation : operations()) {
+            if (!operation.allows(trigger)) {
+                throw PaymentsException.wrongState(trigger.description() + " acts on every operation of a "
+                        + "multi-session, and " + operation.operationId() + " is " + operation.state().wireStatus());
+            }
+        }
+    }
+
+    private void requireSingle(String refusal) {
+        if (multi) {
+            throw PaymentsException.wrongState(refusal);
+        }
     }
 
     /**
@@ -341,6 +451,13 @@ public class Session {
     }
 
     private SessionStatus sessionStatus() {
+        if (multi) {
+            List<OperationState> states = operations().stream().map(Operation::state).toList();
+            return states.contains(OperationState.ERROR) ? SessionStatus.ERROR
+                    : !states.stream().allMatch(OperationState::isFinal) ? SessionStatus.IN_PROGRESS
+                    : states.stream().allMatch(state -> state == OperationState.SUCCEEDED) ? SessionStatus.ACCEPTED
+                    : SessionStatus.CANCELLED;
+        }
         if (current == null) {
             return cancelled ? SessionStatus.CANCELLED : SessionStatus.CREATED;
         }
@@ -378,32 +495,41 @@ public class Session {
         project = event.project();
         draft = event.paymentDraft() == null ? PaymentData.EMPTY : event.paymentDraft();
         payoutDraft = event.payoutDraft() == null ? PayoutData.EMPTY : event.payoutDraft();
+        multi = event.multi();
     }
 
     /** The payment is created here, in the state the table starts it in; Axon then forwards the event to it too. */
     @EventSourcingHandler
     void on(PaymentStartedEvent event) {
-        record(Trigger.START_PAYMENT);
         Payment payment = new Payment(sessionId, project, event);
+        if (!multi) {
+            record(Trigger.START_PAYMENT);
+            current = payment;
+        }
         payments.put(event.paymentId(), payment);
-        current = payment;
         draft = PaymentData.EMPTY;
     }
 
     /** The payout is created here, in the state the table starts it in; Axon then forwards the event to it too. */
     @EventSourcingHandler
     void on(PayoutStartedEvent event) {
-        record(Trigger.START_PAYOUT);
         Payout payout = new Payout(sessionId, event);
+        if (!multi) {
+            record(Trigger.START_PAYOUT);
+            current = payout;
+        }
         payouts.put(event.payoutId(), payout);
-        current = payout;
         payoutDraft = PayoutData.EMPTY;
     }
 
     /** The session's own event: the operation under way, if any, ends as the table says. */
     @EventSourcingHandler
     void on(SessionCancelledEvent event) {
-        if (current == null) {
+        if (multi) {
+            // every operation still under way waits for the confirmation: the table cancels it
+            operations().stream().filter(operation -> !operation.state().isFinal())
+                    .forEach(operation -> operation.record(Trigger.CANCEL, Trigger.CONFIRM_TIMEOUT));
+        } else if (current == null) {
             record(Trigger.CANCEL);
         } else {
             current.record(Trigger.CANCEL, Trigger.CONFIRM_TIMEOUT, Trigger.CAPTURE_TIMEOUT);

@@ -120,6 +120,12 @@ public class CardVault {
                 Timestamp.from(clock.instant()), sessionId);
     }
 
+    /** Erases the security code of the card {@code token}, if it still has one. */
+    public void eraseSecurityCode(String token) {
+        jdbc.update("update card_vault set cvc_ciphertext = null, cvc_erased_at = ? where token = ?"
+                + " and cvc_ciphertext is not null", Timestamp.from(clock.instant()), token);
+    }
+
     /** Erases every security code stored before {@code instant}, whatever it was stored for; how many were erased. */
     public int eraseSecurityCodesStoredBefore(Instant instant) {
         return jdbc.update("""

@@ -7,6 +7,8 @@ package io.paysession.api.session;
  */
 public final class SessionLimits {
 
+    /** The payments and payouts of a multi-session, all together. */
+    public static final int MAX_OPERATIONS_PER_SESSION = 10;
     /** Refunds a payment takes, whatever their outcome; the next is {@code refund_limit_exceeded}. */
     public static final int MAX_REFUNDS_PER_PAYMENT = 100;
     /** A refund's {@code metadata}, as compact JSON in UTF-8. */

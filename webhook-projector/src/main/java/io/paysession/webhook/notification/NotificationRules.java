@@ -1,6 +1,7 @@
 package io.paysession.webhook.notification;
 
 import io.paysession.api.session.ChargebackOpenedEvent;
+import io.paysession.api.session.NextAction;
 import io.paysession.api.session.OperationState;
 import io.paysession.api.session.PaymentFailedEvent;
 import io.paysession.api.session.PaymentOutcomeOverdueEvent;
@@ -32,21 +33,22 @@ import java.util.function.BiPredicate;
 public final class NotificationRules {
 
     private static final List<Rule> RULES = List.of(
-            Rule.on(PaymentReadyToConfirmEvent.class, WebhookType.READY_TO_CONFIRM),
-            Rule.on(PayoutReadyToConfirmEvent.class, WebhookType.READY_TO_CONFIRM),
-            Rule.on(PayoutSucceededEvent.class, WebhookType.PAYMENT_FINISHED),
-            Rule.on(PayoutFailedEvent.class, WebhookType.PAYMENT_FINISHED),
+            Rule.on(PaymentReadyToConfirmEvent.class, WebhookType.READY_TO_CONFIRM, NotificationRules::allWaitToBeConfirmed),
+            Rule.on(PayoutReadyToConfirmEvent.class, WebhookType.READY_TO_CONFIRM, NotificationRules::allWaitToBeConfirmed),
+            Rule.on(PayoutSucceededEvent.class, WebhookType.PAYMENT_FINISHED, NotificationRules::allEnded),
+            Rule.on(PayoutFailedEvent.class, WebhookType.PAYMENT_FINISHED, NotificationRules::allEnded),
             Rule.on(PaymentActionRequiredEvent.class, WebhookType.ACTION_REQUIRED),
             Rule.on(PaymentAuthorizedEvent.class, WebhookType.READY_TO_CAPTURE),
             Rule.on(ChargebackOpenedEvent.class, WebhookType.PAYMENT_REFUNDED),
             Rule.on(RefundAcceptedEvent.class, WebhookType.PAYMENT_REFUNDED),
             Rule.on(RefundDeclinedEvent.class, WebhookType.PAYMENT_REFUNDED),
-            Rule.on(PaymentSucceededEvent.class, WebhookType.PAYMENT_FINISHED),
-            Rule.on(PaymentFailedEvent.class, WebhookType.PAYMENT_FINISHED),
-            Rule.on(PaymentOutcomeOverdueEvent.class, WebhookType.PAYMENT_FINISHED),
-            Rule.on(PayoutOutcomeOverdueEvent.class, WebhookType.PAYMENT_FINISHED),
+            Rule.on(PaymentSucceededEvent.class, WebhookType.PAYMENT_FINISHED, NotificationRules::allEnded),
+            Rule.on(PaymentFailedEvent.class, WebhookType.PAYMENT_FINISHED, NotificationRules::allEnded),
+            Rule.on(PaymentOutcomeOverdueEvent.class, WebhookType.PAYMENT_FINISHED, NotificationRules::allEnded),
+            Rule.on(PayoutOutcomeOverdueEvent.class, WebhookType.PAYMENT_FINISHED, NotificationRules::allEnded),
             Rule.on(RefundOutcomeOverdueEvent.class, WebhookType.PAYMENT_REFUNDED),
-            Rule.on(SessionCancelledEvent.class, WebhookType.PAYMENT_FINISHED, NotificationRules::failedAnUnfinishedOperation));
+            Rule.on(SessionCancelledEvent.class, WebhookType.PAYMENT_FINISHED,
+                    (before, after) -> failedAnUnfinishedOperation(before, after) && allEnded(before, after)));
 
     private NotificationRules() {
     }
@@ -66,6 +68,27 @@ public final class NotificationRules {
                 .filter(rule -> rule.eventType().isInstance(event) && rule.when().test(before, after))
                 .map(Rule::type)
                 .findFirst();
+    }
+
+    /**
+     * {@code ready_to_confirm} asks for the session's one confirmation: a multi-session's once all its operations wait
+     * for it (the view's {@code next_action}); a session of one operation's at once.
+     */
+    private static boolean allWaitToBeConfirmed(SessionView before, SessionView after) {
+        return after.nextAction() == NextAction.CONFIRM;
+    }
+
+    /**
+     * {@code payment_finished} tells how the session ended: a multi-session's once every operation has ended (or is in
+     * {@code error}, which is told as an end that is not final), showing them all; a session of one operation's at once.
+     */
+    private static boolean allEnded(SessionView before, SessionView after) {
+        return after.payments().stream().allMatch(payment -> told(payment.state()))
+                && after.payouts().stream().allMatch(payout -> told(payout.state()));
+    }
+
+    private static boolean told(OperationState state) {
+        return state.isFinal() || state == OperationState.ERROR;
     }
 
     /** Cancelling a session in which nothing was running is not news to the partner, who asked for it. */

@@ -107,12 +107,13 @@ public final class SessionViewFold {
             }
             return new SessionView(created.sessionId().value(), created.project(), created.apiVersion(),
                     SessionStatus.CREATED, created.occurredAt(), created.occurredAt(), null, null, null, null,
-                    List.of(), List.of(), sequenceNumber);
+                    List.of(), List.of(), sequenceNumber, created.multi());
         }
         if (current == null) {
             throw new IllegalStateException("the first event of " + event.sessionId() + " is not SessionCreatedEvent");
         }
-        return applyTo(current, event).touched(event.occurredAt(), sequenceNumber);
+        SessionView after = applyTo(current, event).touched(event.occurredAt(), sequenceNumber);
+        return after.multi() ? after.derivedFromOperations() : after;
     }
 
     private static SessionView applyTo(SessionView view, SessionEvent event) {

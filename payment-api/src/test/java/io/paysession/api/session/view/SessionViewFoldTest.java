@@ -5,6 +5,12 @@ import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.money.Money;
 import io.paysession.api.partner.CaptureMode;
 import io.paysession.api.session.ApiVersion;
+import io.paysession.api.session.PaymentId;
+import io.paysession.api.session.PaymentFailedEvent;
+import io.paysession.api.session.PaymentConfirmedEvent;
+import io.paysession.api.session.SessionCreatedEvent;
+import io.paysession.api.session.PayoutData;
+import io.paysession.api.session.PaymentData;
 import io.paysession.api.session.PaymentOutcomeOverdueEvent;
 import io.paysession.api.session.PaymentOutcomeUnknownEvent;
 import io.paysession.api.session.PaymentSucceededEvent;
@@ -174,6 +180,41 @@ class SessionViewFoldTest {
         assertThat(shown.path("is_chargeback").asBoolean(false)).isTrue();
         assertThat(shown.path("status").asText()).isEqualTo("accepted");
         assertThat(shown.has("metadata")).isFalse();
+    }
+
+    @Test
+    void aMultiSessionsStatusFollowsAllItsOperations() {
+        PaymentId second = PaymentId.of("pm_43");
+        RailOrder order = new RailOrder(VISA, AMOUNT, CaptureMode.AUTO, null);
+        List<SessionEvent> events = new ArrayList<>(List.of(
+                new SessionCreatedEvent(SESSION, PROJECT, ApiVersion.V2, PaymentData.EMPTY, PayoutData.EMPTY, T0, true),
+                started(PAYMENT, json("\"a\""), at(1)), started(second, json("\"b\""), at(1)),
+                new PaymentReadyToConfirmEvent(SESSION, PAYMENT, at(2))));
+        SessionView oneReady = SessionViewFold.fold(events);
+        assertThat(oneReady.status()).isEqualTo(SessionStatus.IN_PROGRESS);
+        assertThat(oneReady.nextAction()).as("the other still waits for its pre-check").isNull();
+
+        events.add(new PaymentReadyToConfirmEvent(SESSION, second, at(3)));
+        assertThat(SessionViewFold.fold(events).nextAction()).isEqualTo(NextAction.CONFIRM);
+
+        events.add(new PaymentConfirmedEvent(SESSION, PAYMENT, order, at(4)));
+        events.add(new PaymentConfirmedEvent(SESSION, second, order, at(4)));
+        events.add(new PaymentSucceededEvent(SESSION, PAYMENT, TRANSACTION, AMOUNT, FEE, at(5)));
+        SessionView onePaid = SessionViewFold.fold(events);
+        assertThat(onePaid.status()).as("one paid, one still running").isEqualTo(SessionStatus.IN_PROGRESS);
+        assertThat(onePaid.nextAction()).isNull();
+
+        List<SessionEvent> bothPaid = new ArrayList<>(events);
+        bothPaid.add(new PaymentSucceededEvent(SESSION, second, TRANSACTION, AMOUNT, FEE, at(6)));
+        assertThat(SessionViewFold.fold(bothPaid).status()).isEqualTo(SessionStatus.ACCEPTED);
+        assertThat(SessionViewFold.fold(bothPaid).error()).isNull();
+
+        events.add(new PaymentFailedEvent(SESSION, second, DECLINE, SESSION_DECLINE, at(6)));
+        SessionView mixed = SessionViewFold.fold(events);
+        assertThat(mixed.status()).as("not all succeeded").isEqualTo(SessionStatus.CANCELLED);
+        assertThat(mixed.error().code()).isEqualTo(ErrorCode.SESSION_CANCELLED);
+        assertThat(mixed.error().description()).contains("pm_43 (declined_by_issuer_bank)").doesNotContain("pm_42");
+        assertThat(mixed.payment("pm_42").get().state()).isEqualTo(OperationState.SUCCEEDED);
     }
 
     @Test
