@@ -1,6 +1,7 @@
 package io.paysession.gateway;
 
 import io.paysession.command.rails.RailSelection;
+import io.paysession.gateway.cluster.NodeRolesConfiguration;
 import io.paysession.gateway.infra.DataDirectory;
 import io.paysession.gateway.partners.DemoPartner;
 import io.paysession.gateway.security.AdminToken;
@@ -21,13 +22,15 @@ public class StartupReport {
     private final AdminToken adminToken;
     private final DataDirectory dataDirectory;
     private final RailSelection rails;
+    private final NodeRolesConfiguration.ThisNode node;
 
     public StartupReport(DemoPartner demoPartner, AdminToken adminToken, DataDirectory dataDirectory,
-                         RailSelection rails) {
+                         RailSelection rails, NodeRolesConfiguration.ThisNode node) {
         this.demoPartner = demoPartner;
         this.adminToken = adminToken;
         this.dataDirectory = dataDirectory;
         this.rails = rails;
+        this.node = node;
     }
 
     @EventListener
@@ -43,7 +46,8 @@ public class StartupReport {
                 .append(adminToken.wasGenerated()
                         ? adminToken.value() + "  (generated, kept in " + dataDirectory.resolve("admin-token") + ")"
                         : "from PAYMENTS_ADMIN_TOKEN")
-                .append("\n  rails:          ").append(rails.describe());
+                .append("\n  rails:          ").append(rails.describe())
+                .append("\n  roles:          ").append(node.describe());
         demoPartner.ensureRegistered(port).ifPresent(demo -> report
                 .append("\n  demo partner:   project ").append(demo.project())
                 .append(", private key ").append(demo.privateKey())

@@ -12,6 +12,7 @@ import java.security.SecureRandom;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
@@ -37,8 +38,12 @@ final class Benchmark {
 
     /** CPU seconds and counters at one moment; NaN where unknown. */
     private record Usage(double service, double postgres, double generator, double machine, long webhooks, long nanos) {
-        static Usage now(ServiceProcess service, OptionalLong postgresPid, WebhookReceiver webhooks) {
-            return new Usage(value(ProcStats.cpuSeconds(service.pid())),
+        static Usage now(List<ServiceProcess> nodes, OptionalLong postgresPid, WebhookReceiver webhooks) {
+            double service = 0;
+            for (ServiceProcess node : nodes) {
+                service += value(ProcStats.cpuSeconds(node.pid()));
+            }
+            return new Usage(service,
                     postgresPid.isPresent() ? value(ProcStats.treeCpuSeconds(postgresPid.getAsLong())) : Double.NaN,
                     value(ProcStats.cpuSeconds(ProcessHandle.current().pid())),
                     value(ProcStats.machineBusySeconds()),
@@ -66,8 +71,9 @@ final class Benchmark {
         progress("work directory " + workDir);
         ExternalPostgres external = null;
         ServiceProcess service = null;
+        List<ServiceProcess> nodes = new ArrayList<>();
         try {
-            if (options.startExternalPostgres()) {
+            if (options.startsExternalPostgres()) {
                 progress("starting a PostgreSQL for the service to use as an external database");
                 external = ExternalPostgres.start(workDir.resolve("external-postgres"));
             }
@@ -80,13 +86,22 @@ final class Benchmark {
                     progress("preloading " + options.preload() + " finished sessions into the empty store");
                     progress(ServiceProcess.preload(options, workDir, dbUrl));
                 }
-                progress("starting the service");
+                progress("starting the service" + (options.nodes() > 1 ? " (" + options.nodes() + " nodes)" : ""));
                 long startedAt = System.nanoTime();
-                service = ServiceProcess.start(options, workDir, adminToken, dbUrl);
+                Optional<String> vaultKey = options.nodes() > 1 ? Optional.of(randomBase64(32)) : Optional.empty();
+                service = ServiceProcess.start(options, workDir, adminToken, dbUrl, 1, vaultKey);
+                nodes.add(service);
                 webhooks.trustServiceKey(service.awaitReady(http, options.serviceStartTimeout()));
+                // the first node has migrated the schema and made the service key; the others start together
+                for (int node = 2; node <= options.nodes(); node++) {
+                    nodes.add(ServiceProcess.start(options, workDir, adminToken, dbUrl, node, vaultKey));
+                }
+                for (ServiceProcess node : nodes.subList(1, nodes.size())) {
+                    node.awaitReady(http, options.serviceStartTimeout());
+                }
                 double startSeconds = (System.nanoTime() - startedAt) / 1e9;
-                progress(String.format(Locale.ROOT, "service ready after %.1f s (pid %d, %s)", startSeconds,
-                        service.pid(), service.launchedFrom()));
+                progress(String.format(Locale.ROOT, "service ready after %.1f s (pids %s, %s)", startSeconds,
+                        nodes.stream().map(node -> String.valueOf(node.pid())).toList(), service.launchedFrom()));
                 ServiceProcess running = service;
                 String probeUrl = dbUrl.orElseGet(() -> "jdbc:postgresql://127.0.0.1:" + running.embeddedPostgresPort()
                         .orElseThrow(() -> new IllegalStateException("no postmaster.pid in the service's data directory"))
@@ -95,13 +110,14 @@ final class Benchmark {
                         : options.dbUrl().isPresent() ? OptionalLong.empty() : service.embeddedPostgresPid();
                 String probePassword = dbUrl.isPresent() ? options.dbPassword() : running.embeddedPostgresPassword();
                 try (DatabaseProbe probe = new DatabaseProbe(probeUrl, options.dbUser(), probePassword)) {
-                    return measure(workDir, service, webhooks, probe, postgresPid, http, adminToken, startSeconds, external != null);
+                    return measure(workDir, nodes, webhooks, probe, postgresPid, http, adminToken, startSeconds,
+                            external != null);
                 }
             }
         } finally {
-            if (service != null) {
+            if (!nodes.isEmpty()) {
                 progress("stopping the service");
-                service.close();
+                nodes.forEach(ServiceProcess::close);
             }
             if (external != null) {
                 external.close();
@@ -112,10 +128,11 @@ final class Benchmark {
         }
     }
 
-    private Outcome measure(Path workDir, ServiceProcess service, WebhookReceiver webhooks, DatabaseProbe probe,
+    private Outcome measure(Path workDir, List<ServiceProcess> nodes, WebhookReceiver webhooks, DatabaseProbe probe,
                             OptionalLong postgresPid, HttpClient http, String adminToken, double startSeconds,
                             boolean externalStartedHere) throws IOException, SQLException, InterruptedException {
-        ServiceClient client = new ServiceClient(http, service.baseUrl(), adminToken);
+        ServiceProcess service = nodes.get(0);
+        ServiceClient client = new ServiceClient(http, nodes.stream().map(ServiceProcess::baseUrl).toList(), adminToken);
         String run = randomHex(3);
         List<Partner> partners = new ArrayList<>();
         for (int i = 1; i <= options.partners(); i++) {
@@ -140,7 +157,7 @@ final class Benchmark {
                 + options.duration().toSeconds() + " s or " + options.maxLifecycles() + " lifecycles");
         load.start();
         Thread.sleep(options.warmup().toMillis());
-        Usage u0 = Usage.now(service, postgresPid, webhooks);
+        Usage u0 = Usage.now(nodes, postgresPid, webhooks);
         Snapshot s0 = probe.snapshot();
         Window window = load.openWindow();
         long windowEnd = u0.nanos() + options.duration().toNanos();
@@ -150,7 +167,7 @@ final class Benchmark {
         }
         load.closeWindow();
         Snapshot s1 = probe.snapshot();
-        Usage u1 = Usage.now(service, postgresPid, webhooks);
+        Usage u1 = Usage.now(nodes, postgresPid, webhooks);
         progress("window closed; waiting for the lifecycles in flight");
         if (!load.drain(options.webhookTimeout().multipliedBy(2).plus(Duration.ofSeconds(40)))) {
             failures.add("lifecycles still running when the drain time ended");
@@ -159,7 +176,13 @@ final class Benchmark {
         failures.add("duplicate or late webhooks", webhooks.duplicates.sum());
         failures.add("webhooks of an unexpected type", webhooks.unexpected.sum());
         failures.add("webhooks that are not JSON", webhooks.unreadable.sum());
-        OptionalLong peakKiB = ProcStats.peakResidentKiB(service.pid());
+        OptionalLong peakKiB = OptionalLong.empty();
+        for (ServiceProcess node : nodes) {
+            OptionalLong nodePeak = ProcStats.peakResidentKiB(node.pid());
+            if (nodePeak.isPresent()) {
+                peakKiB = OptionalLong.of(peakKiB.orElse(0) + nodePeak.getAsLong());
+            }
+        }
         long events = probe.eventsAppendedBetween(s0, s1);
         long writingTransactions = DatabaseProbe.writingTransactionsBetween(s0, s1);
 
@@ -184,7 +207,9 @@ final class Benchmark {
         report.line("sandbox card rail latency", options.railLatency().map(l -> l + " (--rail-latency)")
                 .orElse("the service's default (payments.sandbox.card-latency-min/max not overridden)"));
         report.line("service", service.launchedFrom() + ", ready after "
-                + String.format(Locale.ROOT, "%.1f s", startSeconds));
+                + String.format(Locale.ROOT, "%.1f s", startSeconds)
+                + (nodes.size() > 1 ? ", " + nodes.size() + " nodes on one database, requests sent to them in turn"
+                + " (cpu and memory figures are their sums)" : ""));
         report.line("load", options.concurrency() + " virtual users, " + options.partners() + " partners, lifecycle = "
                 + "init/payment, ready_to_confirm, confirm, payment_finished" + (options.statusCheck() ? ", status" : ""));
         report.line("measured window", String.format(Locale.ROOT, "%.1f s after a %d s warm-up", seconds,
@@ -285,6 +310,12 @@ final class Benchmark {
 
     private void progress(String message) {
         out.println("[benchmark] " + message);
+    }
+
+    private static String randomBase64(int bytes) {
+        byte[] random = new byte[bytes];
+        new SecureRandom().nextBytes(random);
+        return Base64.getEncoder().encodeToString(random);
     }
 
     private static String randomHex(int bytes) {

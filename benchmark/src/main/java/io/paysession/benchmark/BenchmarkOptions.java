@@ -38,6 +38,8 @@ import java.util.regex.Pattern;
  * @param keepData            keep the service's data directory (its database) after the run
  * @param serviceStartTimeout the service must answer within this time after its start
  * @param preload             finished sessions written into the empty store before the service starts (0: none)
+ * @param nodes               service JVMs on one database, the load spread over them request by request; more than
+ *                            one needs an external PostgreSQL ({@code --db-url}, else one is started here)
  */
 public record BenchmarkOptions(Duration warmup,
                                Duration duration,
@@ -57,7 +59,8 @@ public record BenchmarkOptions(Duration warmup,
                                Optional<Path> workDir,
                                boolean keepData,
                                Duration serviceStartTimeout,
-                               long preload) {
+                               long preload,
+                               int nodes) {
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)?");
 
@@ -79,10 +82,18 @@ public record BenchmarkOptions(Duration warmup,
         if (duration.isZero() || duration.isNegative()) {
             throw new IllegalArgumentException("duration must be positive");
         }
+        if (nodes < 1 || nodes > 16) {
+            throw new IllegalArgumentException("nodes must be between 1 and 16");
+        }
         if (dbUrl.isPresent() && startExternalPostgres) {
             throw new IllegalArgumentException("give either --db-url or --start-external-postgres, not both");
         }
         serviceJavaOptions = List.copyOf(serviceJavaOptions);
+    }
+
+    /** Whether the benchmark starts a PostgreSQL for the service: asked for, or needed by several nodes. */
+    public boolean startsExternalPostgres() {
+        return startExternalPostgres || (nodes > 1 && dbUrl.isEmpty());
     }
 
     /**
@@ -145,6 +156,10 @@ public record BenchmarkOptions(Duration warmup,
                 description = "fill the store with N finished sessions of mixed kinds before the service starts "
                         + "(default: ${DEFAULT-VALUE})")
         long preload;
+        @Option(names = "--nodes", paramLabel = "N", defaultValue = "1",
+                description = "service JVMs on one database, requests spread over them; more than 1 uses an external "
+                        + "PostgreSQL, started here unless --db-url (default: ${DEFAULT-VALUE})")
+        int nodes;
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help and exit")
         boolean help;
         @Spec
@@ -158,7 +173,7 @@ public record BenchmarkOptions(Duration warmup,
                         dbUser, dbPassword, startExternalPostgres, Optional.ofNullable(serviceJar),
                         Arrays.stream(serviceJavaOptions.trim().split("\\s+")).filter(word -> !word.isEmpty()).toList(),
                         ceilingTime, webhookTimeout, statusCheck, Optional.ofNullable(workDir), keepData,
-                        serviceStartTimeout, preload);
+                        serviceStartTimeout, preload, nodes);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage(), e);
             }

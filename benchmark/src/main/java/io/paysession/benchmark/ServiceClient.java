@@ -10,6 +10,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** HTTP to the service on loopback: partner requests signed by their partner, and the admin API. */
 final class ServiceClient {
@@ -26,11 +28,19 @@ final class ServiceClient {
 
     private final HttpClient http;
     private final String baseUrl;
+    private final List<String> nodes;
+    private final AtomicInteger turn = new AtomicInteger();
     private final String adminToken;
 
     ServiceClient(HttpClient http, String baseUrl, String adminToken) {
+        this(http, List.of(baseUrl), adminToken);
+    }
+
+    /** Partner requests go to {@code nodes} in turn, as a load balancer sends them; the admin API to the first. */
+    ServiceClient(HttpClient http, List<String> nodes, String adminToken) {
         this.http = http;
-        this.baseUrl = baseUrl;
+        this.baseUrl = nodes.get(0);
+        this.nodes = List.copyOf(nodes);
         this.adminToken = adminToken;
     }
 
@@ -42,7 +52,8 @@ final class ServiceClient {
 
     /** A partner request, signed over exactly the bytes that are sent. */
     Answer post(Partner partner, String path, byte[] body) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+        String node = nodes.get(Math.floorMod(turn.getAndIncrement(), nodes.size()));
+        HttpRequest request = HttpRequest.newBuilder(URI.create(node + path))
                 .timeout(REQUEST_TIMEOUT)
                 .header("Content-Type", "application/json")
                 .header("X-PARTNER-PROJECT", partner.project())

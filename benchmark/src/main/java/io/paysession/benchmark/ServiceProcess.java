@@ -51,9 +51,18 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     static ServiceProcess start(BenchmarkOptions options, Path workDir, String adminToken, Optional<String> dbUrl) {
+        return start(options, workDir, adminToken, dbUrl, 1, Optional.empty());
+    }
+
+    /**
+     * Node {@code node} of the run (1 for a single service), with its own data directory and log; the nodes of one
+     * database share {@code vaultKey}, as production nodes do.
+     */
+    static ServiceProcess start(BenchmarkOptions options, Path workDir, String adminToken, Optional<String> dbUrl,
+                                int node, Optional<String> vaultKey) {
         int port = freePort();
-        Path dataDirectory = workDir.resolve("service-data");
-        Path log = workDir.resolve("service.log");
+        Path dataDirectory = workDir.resolve(node == 1 ? "service-data" : "service-data-" + node);
+        Path log = workDir.resolve(node == 1 ? "service.log" : "service-" + node + ".log");
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
         command.add("-Daxon.update-check.disabled=true"); // no attempt to reach AxonIQ from a closed machine
@@ -73,6 +82,8 @@ final class ServiceProcess implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         onlyThisRunsSettings(builder, options, dbUrl);
+        // in the environment, not on the command line every process listing shows
+        vaultKey.ifPresent(key -> builder.environment().put("PAYMENTS_VAULT_KEY", key));
         try {
             Files.createDirectories(dataDirectory);
             return new ServiceProcess(builder.start(), port, log, dataDirectory, launchedFrom);

@@ -59,6 +59,19 @@ class BenchmarkOptionsTest {
     }
 
     @Test
+    void severalNodesShareAnExternalPostgresStartedHereUnlessOneIsGiven() {
+        BenchmarkOptions single = BenchmarkOptions.parse();
+        assertThat(single.nodes()).isEqualTo(1);
+        assertThat(single.startsExternalPostgres()).as("one node: its embedded default").isFalse();
+        BenchmarkOptions three = BenchmarkOptions.parse("--nodes=3");
+        assertThat(three.nodes()).isEqualTo(3);
+        assertThat(three.startsExternalPostgres()).isTrue();
+        assertThat(BenchmarkOptions.parse("--nodes=3", "--db-url=jdbc:postgresql://db/payments").startsExternalPostgres())
+                .as("the given database").isFalse();
+        assertThatThrownBy(() -> BenchmarkOptions.parse("--nodes=0")).hasMessageContaining("nodes");
+    }
+
+    @Test
     void unknownOptionsAndContradictionsAreRefused() {
         assertThatThrownBy(() -> BenchmarkOptions.parse("--durration=5s")).hasMessageContaining("durration");
         assertThatThrownBy(() -> BenchmarkOptions.parse("--db-url=jdbc:postgresql://x/y", "--start-external-postgres"))

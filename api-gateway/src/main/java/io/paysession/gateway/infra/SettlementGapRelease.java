@@ -1,6 +1,8 @@
 package io.paysession.gateway.infra;
 
+import io.paysession.api.node.NodeRoles;
 import io.paysession.query.settlement.SettlementStore;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -12,6 +14,7 @@ import java.time.Duration;
  * the time no event arrives, as after a restart that followed a crash.
  */
 @Component
+@ConditionalOnExpression(NodeRoles.RUNS_PROJECTIONS)
 class SettlementGapRelease extends PeriodicTask {
 
     private final SettlementStore settlement;

@@ -88,6 +88,8 @@ public class FaultyRails {
         }
         Object result;
         try {
+            // the sandbox's own interfaces (the payer's decisions) are package-private
+            method.setAccessible(true);
             result = method.invoke(rail, args);
         } catch (InvocationTargetException e) {
             throw e.getCause();

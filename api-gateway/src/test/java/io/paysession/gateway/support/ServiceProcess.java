@@ -49,6 +49,12 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts the JVM and waits until it answers {@code /actuator/health} with 200. */
     public void start() {
+        launch();
+        awaitHealthy();
+    }
+
+    /** Starts the JVM without waiting for it: {@link #awaitStarted()} waits. Several nodes start at once this way. */
+    public void launch() {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException("already running");
         }
@@ -71,7 +77,35 @@ public final class ServiceProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Waits until a {@link #launch() launched} JVM answers {@code /actuator/health} with 200. */
+    public void awaitStarted() {
         awaitHealthy();
+    }
+
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /** A graceful stop (SIGTERM: the shutdown hooks run), waiting until the JVM is gone. */
+    public void stop() {
+        if (process == null || !process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the service process " + process.pid() + " did not stop");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public Path dataDirectory() {
+        return dataDirectory;
     }
 
     public String baseUrl() {

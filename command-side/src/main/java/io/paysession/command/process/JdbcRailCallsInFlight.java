@@ -17,9 +17,9 @@ import java.util.UUID;
 
 /**
  * {@link RailCallsInFlight} in {@code rail_call_in_flight}, with the nodes' heartbeats in {@code rail_node}. A node is
- * named once per start (host and a random suffix), so a restarted node is a new one and its former self's calls are
- * taken over like any dead node's: after {@code payments.rails.node-timeout} without a heartbeat, or at once when it
- * stopped cleanly. A call whose owner lives is due again only after {@code payments.rails.answer-timeout} plus
+ * named once per start (process id, host and a random suffix), so a restarted node is a new one and its former self's
+ * calls are taken over like any dead node's: after {@code payments.rails.node-timeout} without a heartbeat, or at once
+ * when it stopped cleanly. A call whose owner lives is due again only after {@code payments.rails.answer-timeout} plus
  * {@code payments.rails.in-flight-lease} (its answer could not be recorded), or when it is to be asked again.
  */
 @Component
@@ -39,7 +39,7 @@ public class JdbcRailCallsInFlight implements RailCallsInFlight {
         this.clock = clock;
         this.dueAfter = answerTimeout.plus(lease);
         this.nodeTimeout = nodeTimeout;
-        this.node = host() + "/" + UUID.randomUUID().toString().substring(0, 8);
+        this.node = ProcessHandle.current().pid() + "@" + host() + "/" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     /** This node's name in {@code rail_node} and in the rows it owns. */

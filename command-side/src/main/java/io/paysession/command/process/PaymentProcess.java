@@ -2,6 +2,7 @@ package io.paysession.command.process;
 
 import io.paysession.api.RequestMetadataKeys;
 import io.paysession.api.error.PaymentsException;
+import io.paysession.api.node.NodeRoles;
 import io.paysession.api.recurrent.UseRecurrentTokenCommand;
 import io.paysession.api.session.AuthorizationOutcome;
 import io.paysession.api.session.RecurrentMethod;
@@ -38,6 +39,7 @@ import org.axonframework.messaging.annotation.MessageIdentifier;
 import org.axonframework.messaging.annotation.MetaDataValue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.stereotype.Component;
 
 import java.util.concurrent.CompletableFuture;
@@ -57,6 +59,7 @@ import java.util.concurrent.CompletableFuture;
  * the processor ignores it, the tests wait on it.
  */
 @Component
+@ConditionalOnExpression(NodeRoles.RUNS_PROCESSES)
 @ProcessingGroup(PaymentProcess.PROCESSING_GROUP)
 @DisallowReplay
 public class PaymentProcess {

@@ -3,6 +3,7 @@ package io.paysession.command.process;
 import io.paysession.api.RequestMetadataKeys;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.ErrorDetails;
+import io.paysession.api.node.NodeRoles;
 import io.paysession.api.session.AuthorizationOutcome;
 import io.paysession.api.session.MarkPayoutReadyToConfirmCommand;
 import io.paysession.api.session.PayoutConfirmedEvent;
@@ -23,6 +24,7 @@ import org.axonframework.eventhandling.DisallowReplay;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.messaging.annotation.MessageIdentifier;
 import org.axonframework.messaging.annotation.MetaDataValue;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.stereotype.Component;
 
 import java.util.concurrent.CompletableFuture;
@@ -34,6 +36,7 @@ import java.util.concurrent.CompletableFuture;
  * most once per payout id ({@link MoneyMovingCalls}); after that only its query is asked.
  */
 @Component
+@ConditionalOnExpression(NodeRoles.RUNS_PROCESSES)
 @ProcessingGroup(PaymentProcess.PROCESSING_GROUP)
 @DisallowReplay
 public class PayoutProcess {

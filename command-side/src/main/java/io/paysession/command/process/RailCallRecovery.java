@@ -1,11 +1,13 @@
 package io.paysession.command.process;
 
+import io.paysession.api.node.NodeRoles;
 import org.axonframework.eventhandling.AnnotationEventHandlerAdapter;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -29,6 +31,7 @@ import java.util.concurrent.TimeUnit;
  * It starts before the processors (so that the node is alive before it starts any call) and stops after them.
  */
 @Component
+@ConditionalOnExpression(NodeRoles.RUNS_PROCESSES)
 public class RailCallRecovery implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(RailCallRecovery.class);

@@ -1,5 +1,6 @@
 package io.paysession.command.process;
 
+import io.paysession.api.node.NodeRoles;
 import io.paysession.api.recurrent.IssueRecurrentTokenCommand;
 import io.paysession.api.recurrent.RecurrentTokenDisabledEvent;
 import io.paysession.api.recurrent.RecurrentTokenIssuedEvent;
@@ -12,6 +13,7 @@ import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.modelling.command.AggregateStreamCreationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.stereotype.Component;
 
 import java.util.Optional;
@@ -22,6 +24,7 @@ import java.util.Optional;
  * time after a restart) is left as it is; so is ending a grant that is shown finished already.
  */
 @Component
+@ConditionalOnExpression(NodeRoles.RUNS_PROCESSES)
 @ProcessingGroup(PaymentProcess.PROCESSING_GROUP)
 @DisallowReplay
 public class RecurrentTokenProcess {

@@ -1,5 +1,6 @@
 package io.paysession.query.settlement;
 
+import io.paysession.api.node.NodeRoles;
 import io.paysession.api.session.SessionEvent;
 import io.paysession.api.session.view.SessionView;
 import io.paysession.api.session.view.SessionViewCache;
@@ -16,6 +17,7 @@ import org.axonframework.eventhandling.WrappedToken;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -30,6 +32,7 @@ import java.time.Duration;
  * the {@link SessionViewCache} holds it.
  */
 @Component
+@ConditionalOnExpression(NodeRoles.RUNS_PROJECTIONS)
 @ProcessingGroup(SettlementProjection.PROCESSING_GROUP)
 public class SettlementProjection {
 

@@ -190,6 +190,24 @@ public class DeliveryStore {
                 rs.getString("type")));
     }
 
+    /**
+     * Extends this node's claims on {@code ids} (the notifications it is sending) to {@code leaseUntil}; a claim
+     * another node took meanwhile (the lease had run out) is left alone. How many were extended.
+     */
+    public int extendClaims(String node, Collection<UUID> ids, Instant leaseUntil) {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        return jdbc.update(connection -> {
+            PreparedStatement statement = connection.prepareStatement(
+                    "UPDATE webhook_notification SET claimed_until = ? WHERE claimed_by = ? AND id = ANY (?)");
+            statement.setObject(1, utc(leaseUntil));
+            statement.setString(2, node);
+            statement.setArray(3, connection.createArrayOf("uuid", ids.toArray()));
+            return statement;
+        });
+    }
+
     /** Gives a claimed notification back untried; it does not count as an attempt. */
     public void release(ClaimedNotification notification, String node) {
         jdbc.update(RELEASE, notification.id(), node);

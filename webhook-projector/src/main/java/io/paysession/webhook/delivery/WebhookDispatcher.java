@@ -19,7 +19,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -36,7 +39,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ends (which may free a slot or unblock the next notification of a session).
  * <p>
  * At least once: a node that dies or stops mid-send leaves the row claimed, and it is sent again after
- * the lease ends, with the same webhook id.
+ * the lease ends, with the same webhook id. While a send runs, its node extends its claim every quarter of the lease,
+ * so the lease can be short (a dead node's webhooks, and the later webhooks of their sessions, wait seconds, not a
+ * minute) and still outlast the slowest send of a live node.
  */
 @Component
 public class WebhookDispatcher implements SmartLifecycle {
@@ -60,9 +65,13 @@ public class WebhookDispatcher implements SmartLifecycle {
     private final Map<String, Integer> inFlightByProject = new HashMap<>(); // guarded by slots
     private int inFlight; // guarded by slots
 
+    /** The notifications this node is sending: their claims are extended until the sends end. */
+    private final Set<UUID> sending = ConcurrentHashMap.newKeySet();
+
     private volatile boolean running;
     private Thread claimer;
     private ExecutorService senders;
+    private ScheduledExecutorService leaseRenewal;
 
     public WebhookDispatcher(DeliveryStore store, WebhookSender sender, WebhookProperties properties,
                              WebhookMetrics metrics) {
@@ -90,6 +99,9 @@ public class WebhookDispatcher implements SmartLifecycle {
         running = true;
         claimer = daemon(this::claimUntilStopped, "webhook-dispatcher");
         claimer.start();
+        long renewEvery = Math.max(50, properties.claimLease().toMillis() / 4);
+        leaseRenewal = Executors.newSingleThreadScheduledExecutor(task -> daemon(task, "webhook-lease-renewal"));
+        leaseRenewal.scheduleWithFixedDelay(this::extendClaims, renewEvery, renewEvery, TimeUnit.MILLISECONDS);
         log.info("Webhook dispatcher {} started", node);
     }
 
@@ -111,6 +123,7 @@ public class WebhookDispatcher implements SmartLifecycle {
             senders.shutdownNow();
             Thread.currentThread().interrupt();
         }
+        leaseRenewal.shutdownNow();
         log.info("Webhook dispatcher {} stopped", node);
     }
 
@@ -200,12 +213,24 @@ public class WebhookDispatcher implements SmartLifecycle {
             store.release(notification, node);
             return;
         }
+        sending.add(notification.id());
         try {
             senders.execute(() -> deliver(notification, permit.get()));
         } catch (RuntimeException e) {
+            sending.remove(notification.id());
             permit.get().giveBack();
             freeSlot(notification.project());
             throw e;
+        }
+    }
+
+    /** Keeps the claims of the sends in flight: a live node's slow send is never claimed by another node. */
+    private void extendClaims() {
+        try {
+            store.extendClaims(node, List.copyOf(sending), now().plus(properties.claimLease()));
+        } catch (RuntimeException e) {
+            log.warn("Extending the claims of {} webhooks being sent failed ({}); tried again shortly", sending.size(),
+                    e.getClass().getName());
         }
     }
 
@@ -266,6 +291,7 @@ public class WebhookDispatcher implements SmartLifecycle {
             log.warn("Recording webhook {} of session {} failed; it is retried when its claim expires",
                     notification.id(), notification.sessionId(), e);
         } finally {
+            sending.remove(notification.id());
             freeSlot(notification.project());
             wakeUp();
         }

@@ -21,7 +21,9 @@ import java.util.Objects;
  * @param maxConcurrentDeliveries          sends in flight on one node
  * @param maxConcurrentDeliveriesPerPartner sends in flight to one partner on one node, so that a slow partner
  *                                         cannot take every slot
- * @param claimLease                       how long a claimed notification is reserved for the node that claimed it
+ * @param claimLease                       how long a claimed notification is reserved for the node that claimed it;
+ *                                         the node extends it every quarter of it while the send runs, so this is
+ *                                         how long a dead node's webhook waits before another node sends it
  * @param batchSize                        notifications claimed at most in one query
  * @param allowedNetworks                  CIDR ranges (or single addresses) that webhooks may go to although
  *                                         {@link WebhookDestinations} refuses them by default (loopback,
@@ -46,7 +48,7 @@ public record WebhookProperties(@DefaultValue("10s") Duration initialRetryInterv
                                 @DefaultValue("250ms") Duration pollInterval,
                                 @DefaultValue("32") int maxConcurrentDeliveries,
                                 @DefaultValue("8") int maxConcurrentDeliveriesPerPartner,
-                                @DefaultValue("60s") Duration claimLease,
+                                @DefaultValue("8s") Duration claimLease,
                                 @DefaultValue("100") int batchSize,
                                 @DefaultValue List<String> allowedNetworks,
                                 @DefaultValue("8") int reservedDeliveries,
@@ -90,9 +92,10 @@ public record WebhookProperties(@DefaultValue("10s") Duration initialRetryInterv
         if (maxConcurrentDeliveries < 1 || maxConcurrentDeliveriesPerPartner < 1 || batchSize < 1) {
             throw new IllegalArgumentException("payments.webhooks concurrency and batch size must be at least 1");
         }
-        // A send that outlives its lease may be claimed and sent again by another node while it runs.
-        if (claimLease.compareTo(attemptTimeout) <= 0) {
-            throw new IllegalArgumentException("payments.webhooks.claim-lease must be longer than attempt-timeout");
+        // Extended every quarter of itself while a send runs: shorter than a second, one slow database round
+        // trip would let another node claim a webhook that is being sent.
+        if (claimLease.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("payments.webhooks.claim-lease must be at least 1s");
         }
         allowedNetworks = allowedNetworks == null ? List.of() : List.copyOf(allowedNetworks);
         if (reservedDeliveries < 0) {

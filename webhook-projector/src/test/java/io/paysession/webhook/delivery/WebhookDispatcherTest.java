@@ -297,6 +297,39 @@ class WebhookDispatcherTest {
     }
 
     @Test
+    void aSendSlowerThanTheLeaseKeepsItsClaimAndNoOtherNodeSendsItMeanwhile() {
+        endpoint("shop");
+        UUID id = notification("shop", "ps_100", 1);
+        partners.answer("shop", request -> {
+            Thread.sleep(3_500);
+            return 200;
+        });
+        Map<String, String> settings = Map.of("claim-lease", "1s", "attempt-timeout", "5s", "poll-interval", "20ms");
+        startDispatcher(settings);
+        await().atMost(DELIVERY).until(() -> partners.requests().size() == 1);
+        // a second node polls the whole time the first one's send runs: three and a half leases
+        startDispatcher(settings);
+
+        await().atMost(DELIVERY).until(() -> state(id).equals("DELIVERED"));
+        assertThat(partners.requests()).as("the webhook went out once").hasSize(1);
+        assertThat(attempts(id)).containsExactly(new Attempt(1, 200, null));
+    }
+
+    @Test
+    void aWebhookClaimedByANodeThatDiedIsSentByAnotherOnceItsLeaseRunsOut() {
+        endpoint("shop");
+        UUID id = notification("shop", "ps_100", 1);
+        // what a node killed mid-send leaves: the row claimed, nobody extending the claim
+        DB.jdbc().update("UPDATE webhook_notification SET claimed_by = 'dead-node', claimed_until = ? WHERE id = ?",
+                OffsetDateTime.now().plusSeconds(2), id);
+        startDispatcher(Map.of("claim-lease", "2s"));
+
+        await().during(Duration.ofMillis(1_200)).atMost(Duration.ofMillis(1_500)).until(() -> partners.requests().isEmpty());
+        await().atMost(DELIVERY).until(() -> state(id).equals("DELIVERED"));
+        assertThat(partners.requests()).hasSize(1);
+    }
+
+    @Test
     void aLoopbackEndpointIsRefusedAtEveryAttemptUntilAnOperatorAllowsItsNetwork() {
         endpoint("shop");
         UUID id = notification("shop", "ps_100", 2);

@@ -2,6 +2,7 @@ package io.paysession.command.rails.sandbox;
 
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.PaymentsException;
+import io.paysession.api.node.NodeRoles;
 import io.paysession.api.session.ChargebackOpenedEvent;
 import io.paysession.api.session.OpenChargebackCommand;
 import io.paysession.api.session.RecordRefundOutcomeCommand;
@@ -55,11 +56,13 @@ public class SandboxChargebacks implements SmartLifecycle {
     private final SandboxScheduler scheduler;
     private final Clock clock;
     private final Duration after;
+    private final boolean runsProcesses;
     private ScheduledExecutorService desk;
 
     public SandboxChargebacks(JdbcTemplate jdbc, PlatformTransactionManager transactions, IdGenerator ids,
                               ProcessCommandSender commands, EventStore events, SandboxScheduler scheduler, Clock clock,
-                              @Value("${payments.sandbox.chargeback-after:30s}") Duration after) {
+                              @Value("${payments.sandbox.chargeback-after:30s}") Duration after,
+                              @Value("${" + NodeRoles.PROPERTY + ":" + NodeRoles.ALL + "}") String roles) {
         this.jdbc = jdbc;
         this.transaction = new TransactionTemplate(transactions);
         this.ids = ids;
@@ -68,6 +71,7 @@ public class SandboxChargebacks implements SmartLifecycle {
         this.scheduler = scheduler;
         this.clock = clock;
         this.after = after;
+        this.runsProcesses = NodeRoles.parse(roles).contains(NodeRoles.PROCESSES);
     }
 
     /** The chargeback test card's payment was authorized: its dispute comes {@code chargeback-after} later. */
@@ -180,5 +184,11 @@ public class SandboxChargebacks implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return desk != null;
+    }
+
+    /** The desk tells the engine as the acquirer's notices would: on the nodes that run the rails' processes. */
+    @Override
+    public boolean isAutoStartup() {
+        return runsProcesses;
     }
 }
