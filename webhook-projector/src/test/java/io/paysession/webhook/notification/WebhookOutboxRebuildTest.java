@@ -1,5 +1,6 @@
 package io.paysession.webhook.notification;
 
+import io.paysession.api.eventstore.axon.TrackingTokenPositions;
 import io.paysession.api.projection.ProjectionRebuild;
 import io.paysession.api.projection.ReplayedEvent;
 import io.paysession.api.session.ApiVersion;
@@ -47,7 +48,7 @@ class WebhookOutboxRebuildTest {
         eventStore.publish(stream);
         WebhookNotificationProjection projection = new WebhookNotificationProjection(eventStore,
                 new NotificationOutbox(DB.jdbc(), event -> {
-                }));
+                }), new TrackingTokenPositions());
         for (DomainEventMessage<?> message : stream) {
             projection.on((SessionEvent) message.getPayload(), new GenericTrackedDomainEventMessage<>(
                     new GlobalSequenceTrackingToken(position(message)), message));
