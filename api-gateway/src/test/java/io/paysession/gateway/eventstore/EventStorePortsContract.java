@@ -12,6 +12,7 @@ import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.messaging.MetaData;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.serialization.AnnotationRevisionResolver;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.json.JacksonSerializer;
@@ -94,6 +95,8 @@ abstract class EventStorePortsContract {
 
     @BeforeEach
     void open() {
+        assertThat(CurrentUnitOfWork.isStarted()).as("a unit of work another test left on this thread would take the "
+                + "events appended here and never store them").isFalse();
         jdbc.execute("truncate domain_event_entry, settlement_entry");
         openStore();
     }

@@ -93,10 +93,16 @@ class ApiExceptionHandlerRemoteRefusalTest {
     /** The refusal as the command side's interceptor hands it to a bus that answers from another process. */
     private static CommandExecutionException wrappedByTheCommandSide(PaymentsException refusal) {
         CommandMessage<?> command = new GenericCommandMessage<>("a command");
-        return catchThrowableOfType(CommandExecutionException.class,
-                () -> new ExceptionWrappingHandlerInterceptor().handle(DefaultUnitOfWork.startAndGet(command), () -> {
-                    throw refusal;
-                }));
+        DefaultUnitOfWork<CommandMessage<?>> unitOfWork = DefaultUnitOfWork.startAndGet(command);
+        try {
+            return catchThrowableOfType(CommandExecutionException.class,
+                    () -> new ExceptionWrappingHandlerInterceptor().handle(unitOfWork, () -> {
+                        throw refusal;
+                    }));
+        } finally {
+            // a unit of work left started stays the thread's current one, and the next test's events would go to it
+            unitOfWork.rollback();
+        }
     }
 
     /**
