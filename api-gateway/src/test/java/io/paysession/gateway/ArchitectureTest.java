@@ -1,8 +1,11 @@
 package io.paysession.gateway;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.junit.jupiter.api.Test;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
@@ -25,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * command-side, query-side and webhook-projector never import each other; payment-api imports none of them; the
- * gateway writes no SQL against the tables another module's migrations create.
+ * gateway writes no SQL against the tables another module's migrations create; only the JDBC adapters of the event
+ * store ({@code eventstore.jdbc} packages) touch the event store's table, so that the service runs on Axon Server.
  */
 class ArchitectureTest {
 
@@ -63,6 +67,47 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage(
                         "io.paysession.command..", "io.paysession.query..", "io.paysession.webhook..",
                         "io.paysession.gateway..")
+                .check(CLASSES);
+    }
+
+    /** The service's modules (the benchmark, a tool that reads a JDBC store's database from outside, is not one). */
+    private static final List<String> SERVICE_MODULES = List.of("payment-api", "command-side", "query-side",
+            "webhook-projector", "api-gateway");
+    /** The only place code may name Axon's JDBC event table: the JDBC adapters of the event store's ports. */
+    private static final String JDBC_ADAPTERS = "/eventstore/jdbc/";
+
+    @Test
+    void noCodeOutsideTheJdbcAdaptersNamesTheEventTable() throws IOException {
+        List<String> inAdapters = new ArrayList<>();
+        List<String> violations = new ArrayList<>();
+        for (String module : SERVICE_MODULES) {
+            Path sources = Path.of("..", module, "src", "main", "java");
+            assertThat(sources).as("main sources of " + module).isDirectory();
+            try (Stream<Path> files = Files.walk(sources)) {
+                for (Path file : files.filter(path -> path.toString().endsWith(".java")).sorted().toList()) {
+                    if (Files.readString(file).toLowerCase().contains("domain_event_entry")) {
+                        String name = file.toString().replace('\\', '/');
+                        (name.contains(JDBC_ADAPTERS) ? inAdapters : violations).add(name);
+                    }
+                }
+            }
+        }
+        assertThat(inAdapters).as("the JDBC adapters name the table (the scan sees them)").isNotEmpty();
+        assertThat(violations).as("read events through Axon's event store API, or put the SQL behind a port with a "
+                + "JDBC adapter in an eventstore.jdbc package and an Axon Server adapter").isEmpty();
+    }
+
+    @Test
+    void noCodeOutsideTheJdbcAdaptersBuildsSqlFromTheEventSchema() {
+        noClasses().that().resideOutsideOfPackage("..eventstore.jdbc..")
+                .should().callMethodWhere(new DescribedPredicate<JavaMethodCall>("reads a table or column name of "
+                        + "Axon's EventSchema") {
+                    @Override
+                    public boolean test(JavaMethodCall call) {
+                        return call.getTargetOwner().isAssignableTo(EventSchema.class)
+                                && !call.getName().equals("builder");
+                    }
+                })
                 .check(CLASSES);
     }
 

@@ -24,8 +24,9 @@ import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 /**
- * One run: start the service (and, if asked, a PostgreSQL for it), register partners, measure the
- * ceilings, run the load with a warm-up and a measured window, drain, stop, report.
+ * One run: start the service (and, if asked, a PostgreSQL for it) or drive one already running
+ * ({@code --base-url}), register partners, measure the ceilings, run the load with a warm-up and a measured window,
+ * drain, stop what was started, report.
  */
 final class Benchmark {
 
@@ -38,8 +39,9 @@ final class Benchmark {
 
     /** CPU seconds and counters at one moment; NaN where unknown. */
     private record Usage(double service, double postgres, double generator, double machine, long webhooks, long nanos) {
+        /** The service's CPU is the sum over the nodes started here; NaN for a service running elsewhere. */
         static Usage now(List<ServiceProcess> nodes, OptionalLong postgresPid, WebhookReceiver webhooks) {
-            double service = 0;
+            double service = nodes.isEmpty() ? Double.NaN : 0;
             for (ServiceProcess node : nodes) {
                 service += value(ProcStats.cpuSeconds(node.pid()));
             }
@@ -69,6 +71,9 @@ final class Benchmark {
                 ? Files.createDirectories(options.workDir().get())
                 : Files.createTempDirectory("payments-benchmark-");
         progress("work directory " + workDir);
+        if (options.drivesRunningService()) {
+            return runAgainstRunningService(workDir);
+        }
         ExternalPostgres external = null;
         ServiceProcess service = null;
         List<ServiceProcess> nodes = new ArrayList<>();
@@ -109,9 +114,17 @@ final class Benchmark {
                 OptionalLong postgresPid = external != null ? external.pid()
                         : options.dbUrl().isPresent() ? OptionalLong.empty() : service.embeddedPostgresPid();
                 String probePassword = dbUrl.isPresent() ? options.dbPassword() : running.embeddedPostgresPassword();
+                String database = options.dbUrl().isPresent() ? "external PostgreSQL given by --db-url"
+                        : external != null ? "external PostgreSQL started by the benchmark, given to the service by URL"
+                        : "embedded PostgreSQL started by the service (its default)";
+                String serviceLine = service.launchedFrom() + ", ready after "
+                        + String.format(Locale.ROOT, "%.1f s", startSeconds)
+                        + (nodes.size() > 1 ? ", " + nodes.size() + " nodes on one database, requests sent to them in "
+                        + "turn (cpu and memory figures are their sums)" : "");
                 try (DatabaseProbe probe = new DatabaseProbe(probeUrl, options.dbUser(), probePassword)) {
-                    return measure(workDir, nodes, webhooks, probe, postgresPid, http, adminToken, startSeconds,
-                            external != null);
+                    return measure(workDir, nodes, nodes.stream().map(ServiceProcess::baseUrl).toList(), webhooks,
+                            Optional.of(probe), database, postgresPid, http, adminToken, serviceLine,
+                            Optional.of(service.log()));
                 }
             }
         } finally {
@@ -128,11 +141,48 @@ final class Benchmark {
         }
     }
 
-    private Outcome measure(Path workDir, List<ServiceProcess> nodes, WebhookReceiver webhooks, DatabaseProbe probe,
-                            OptionalLong postgresPid, HttpClient http, String adminToken, double startSeconds,
-                            boolean externalStartedHere) throws IOException, SQLException, InterruptedException {
-        ServiceProcess service = nodes.get(0);
-        ServiceClient client = new ServiceClient(http, nodes.stream().map(ServiceProcess::baseUrl).toList(), adminToken);
+    /**
+     * {@code --base-url}: a service running elsewhere (docker compose, a staging cluster), its nodes given by URL.
+     * Its CPU and memory are not measured here; its database is read for the database figures when {@code --db-url}
+     * names it.
+     */
+    private Outcome runAgainstRunningService(Path workDir) throws IOException, SQLException, InterruptedException {
+        List<String> urls = options.baseUrls();
+        HttpClient http = ServiceClient.newHttpClient();
+        ServiceClient client = new ServiceClient(http, urls, options.adminToken().orElseThrow());
+        try (WebhookReceiver webhooks = new WebhookReceiver(Math.max(4, Math.min(32, options.concurrency())),
+                options.webhookHost())) {
+            progress("driving the service running at " + String.join(", ", urls));
+            String publicKey = null;
+            for (String url : urls) {
+                String nodeKey = client.servicePublicKey(url);
+                if (publicKey != null && !publicKey.equals(nodeKey)) {
+                    throw new IllegalStateException(url + " publishes another service key than " + urls.get(0)
+                            + ": these are not nodes of one service");
+                }
+                publicKey = nodeKey;
+            }
+            webhooks.trustServiceKey(publicKey);
+            String serviceLine = "already running at " + String.join(", ", urls) + " (--base-url"
+                    + (urls.size() > 1 ? ", requests sent to the nodes in turn" : "") + "; its cpu and memory are "
+                    + "not measured here), webhooks received at " + webhooks.url("<project>");
+            if (options.dbUrl().isEmpty()) {
+                return measure(workDir, List.of(), urls, webhooks, Optional.empty(), "not read (no --db-url)",
+                        OptionalLong.empty(), http, options.adminToken().orElseThrow(), serviceLine, Optional.empty());
+            }
+            try (DatabaseProbe probe = new DatabaseProbe(options.dbUrl().get(), options.dbUser(), options.dbPassword())) {
+                return measure(workDir, List.of(), urls, webhooks, Optional.of(probe),
+                        "the running service's PostgreSQL, read by --db-url", OptionalLong.empty(), http,
+                        options.adminToken().orElseThrow(), serviceLine, Optional.empty());
+            }
+        }
+    }
+
+    private Outcome measure(Path workDir, List<ServiceProcess> nodes, List<String> urls, WebhookReceiver webhooks,
+                            Optional<DatabaseProbe> probe, String database, OptionalLong postgresPid, HttpClient http,
+                            String adminToken, String serviceLine, Optional<Path> serviceLog)
+            throws IOException, SQLException, InterruptedException {
+        ServiceClient client = new ServiceClient(http, urls, adminToken);
         String run = randomHex(3);
         List<Partner> partners = new ArrayList<>();
         for (int i = 1; i <= options.partners(); i++) {
@@ -147,9 +197,13 @@ final class Benchmark {
         Ceilings.Rate verifyRate = Ceilings.rsaVerificationsPerSecond(options.ceilingTime());
         double signs = signRate.perCpuSecond();
         double verifies = verifyRate.perCpuSecond();
-        double inserts = Ceilings.committedInsertsPerSecond(probe, 1, options.ceilingTime());
         int insertConnections = Math.min(16, options.concurrency());
-        double insertsConcurrent = Ceilings.committedInsertsPerSecond(probe, insertConnections, options.ceilingTime());
+        double inserts = Double.NaN;
+        double insertsConcurrent = Double.NaN;
+        if (probe.isPresent()) {
+            inserts = Ceilings.committedInsertsPerSecond(probe.get(), 1, options.ceilingTime());
+            insertsConcurrent = Ceilings.committedInsertsPerSecond(probe.get(), insertConnections, options.ceilingTime());
+        }
 
         Failures failures = new Failures();
         LoadGenerator load = new LoadGenerator(client, webhooks, partners, options, failures);
@@ -158,7 +212,7 @@ final class Benchmark {
         load.start();
         Thread.sleep(options.warmup().toMillis());
         Usage u0 = Usage.now(nodes, postgresPid, webhooks);
-        Snapshot s0 = probe.snapshot();
+        Optional<Snapshot> s0 = probe.isPresent() ? Optional.of(probe.get().snapshot()) : Optional.empty();
         Window window = load.openWindow();
         long windowEnd = u0.nanos() + options.duration().toNanos();
         long now;
@@ -166,7 +220,7 @@ final class Benchmark {
             Thread.sleep(Math.max(1, Math.min(100, (windowEnd - now) / 1_000_000)));
         }
         load.closeWindow();
-        Snapshot s1 = probe.snapshot();
+        Optional<Snapshot> s1 = probe.isPresent() ? Optional.of(probe.get().snapshot()) : Optional.empty();
         Usage u1 = Usage.now(nodes, postgresPid, webhooks);
         progress("window closed; waiting for the lifecycles in flight");
         if (!load.drain(options.webhookTimeout().multipliedBy(2).plus(Duration.ofSeconds(40)))) {
@@ -183,8 +237,12 @@ final class Benchmark {
                 peakKiB = OptionalLong.of(peakKiB.orElse(0) + nodePeak.getAsLong());
             }
         }
-        long events = probe.eventsAppendedBetween(s0, s1);
-        long writingTransactions = DatabaseProbe.writingTransactionsBetween(s0, s1);
+        // none in PostgreSQL's event table while lifecycles completed: the events are elsewhere (Axon Server)
+        long appended = probe.isPresent() ? probe.get().eventsAppendedBetween(s0.get(), s1.get()) : 0;
+        double events = appended > 0 ? appended : Double.NaN;
+        double writingTransactions = probe.isPresent()
+                ? DatabaseProbe.writingTransactionsBetween(s0.get(), s1.get()) : Double.NaN;
+        double walBytes = probe.isPresent() ? s1.get().walLsnBytes() - s0.get().walLsnBytes() : Double.NaN;
 
         ReportWriter report = new ReportWriter();
         double seconds = (u1.nanos() - u0.nanos()) / 1e9;
@@ -199,17 +257,13 @@ final class Benchmark {
                 .findFirst().orElse("memory n/a")
                 + ", Java " + System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vm.vendor") + ")"
                 + ", " + System.getProperty("os.name") + " " + System.getProperty("os.version"));
-        report.line("database", (options.dbUrl().isPresent() ? "external PostgreSQL given by --db-url"
-                : externalStartedHere ? "external PostgreSQL started by the benchmark, given to the service by URL"
-                : "embedded PostgreSQL started by the service (its default)")
-                + ", PostgreSQL " + probe.serverVersion() + ", fsync=" + probe.setting("fsync")
-                + ", synchronous_commit=" + probe.setting("synchronous_commit"));
+        report.line("database", database + (probe.isEmpty() ? ": the database figures are n/a"
+                : ", PostgreSQL " + probe.get().serverVersion() + ", fsync=" + probe.get().setting("fsync")
+                + ", synchronous_commit=" + probe.get().setting("synchronous_commit")));
         report.line("sandbox card rail latency", options.railLatency().map(l -> l + " (--rail-latency)")
-                .orElse("the service's default (payments.sandbox.card-latency-min/max not overridden)"));
-        report.line("service", service.launchedFrom() + ", ready after "
-                + String.format(Locale.ROOT, "%.1f s", startSeconds)
-                + (nodes.size() > 1 ? ", " + nodes.size() + " nodes on one database, requests sent to them in turn"
-                + " (cpu and memory figures are their sums)" : ""));
+                .orElse(options.drivesRunningService() ? "the running service's own"
+                        : "the service's default (payments.sandbox.card-latency-min/max not overridden)"));
+        report.line("service", serviceLine);
         report.line("load", options.concurrency() + " virtual users, " + options.partners() + " partners, lifecycle = "
                 + "init/payment, ready_to_confirm, confirm, payment_finished" + (options.statusCheck() ? ", status" : ""));
         report.line("measured window", String.format(Locale.ROOT, "%.1f s after a %d s warm-up", seconds,
@@ -230,7 +284,8 @@ final class Benchmark {
         report.latency("init answered to ready_to_confirm received", window.initToReady, false);
         report.latency("confirm sent to payment_finished received", window.confirmToFinished, false);
         report.latency("whole lifecycle (init sent to payment_finished received)", window.lifecycle, false);
-        List<DatabaseProbe.Stage> stages = probe.stagesOfSessionsStartedBetween(s0, s1);
+        List<DatabaseProbe.Stage> stages = probe.isPresent()
+                ? probe.get().stagesOfSessionsStartedBetween(s0.get(), s1.get()) : List.of();
         if (!stages.isEmpty()) {
             report.raw("inside the service (from its event and outbox tables; p50 / p99 ms):");
             stages.forEach(stage -> report.raw(String.format(Locale.ROOT, "  %-71s %8.1f %8.1f  (n=%d)",
@@ -243,7 +298,9 @@ final class Benchmark {
         double serviceCpu = u1.service() - u0.service();
         double postgresCpu = u1.postgres() - u0.postgres();
         double generatorCpu = u1.generator() - u0.generator();
-        double otherCpu = (u1.machine() - u0.machine()) - serviceCpu - (Double.isNaN(postgresCpu) ? 0 : postgresCpu) - generatorCpu;
+        // with --base-url the service's own use is among the other processes when it runs on this machine
+        double otherCpu = (u1.machine() - u0.machine()) - (Double.isNaN(serviceCpu) ? 0 : serviceCpu)
+                - (Double.isNaN(postgresCpu) ? 0 : postgresCpu) - generatorCpu;
         report.number("service cpu seconds per lifecycle", serviceCpu / completed, 4, "s");
         report.number("postgresql cpu seconds per lifecycle", postgresCpu / completed, 4, "s");
         report.number("load generator cpu seconds per lifecycle", generatorCpu / completed, 4, "s");
@@ -262,24 +319,23 @@ final class Benchmark {
 
         double k = (double) window.signedRequests.sum() / completed;
         double m = (double) (u1.webhooks() - u0.webhooks()) / completed;
-        double j = (double) writingTransactions / completed;
-        double walBytes = (double) (s1.walLsnBytes() - s0.walLsnBytes()) / completed;
+        double j = writingTransactions / completed;
         report.section("cost of one lifecycle (measured in the window)");
         report.number("signed requests verified by the service (k)", k, 2, "");
         report.number("webhooks signed by the service (m)", m, 2, "");
         report.number("writing transactions committed (j)", j, 2, "");
-        report.number("wal bytes", walBytes, 0, "");
+        report.number("wal bytes", walBytes / completed, 0, "");
 
         double rsaService = cores / (k / verifies + m / signs);
         double rsaWithGenerator = cores / ((k + m) / signs + (k + m) / verifies);
-        double database = inserts / j;
-        double binding = Math.min(rsaService, database);
+        double databaseCeiling = inserts / j;
+        double binding = Double.isNaN(databaseCeiling) ? rsaService : Math.min(rsaService, databaseCeiling);
         report.section("implied ceilings (lifecycles per second)");
         report.number("ceiling by rsa, service alone on " + cores + " cores", rsaService, 1, "");
         report.number("ceiling by rsa, service and load generator sharing them", rsaWithGenerator, 1, "");
-        report.number("ceiling by committed inserts (1 connection)", database, 1, "");
+        report.number("ceiling by committed inserts (1 connection)", databaseCeiling, 1, "");
         report.number("lifecycle rate / lowest service ceiling", rate / binding, 3, "");
-        report.line("lowest service ceiling", rsaService <= database ? "rsa" : "committed inserts");
+        report.line("lowest service ceiling", binding == rsaService ? "rsa" : "committed inserts");
         // not a machine limit but the run's own cost: where the cores would run out at this cost per lifecycle
         double ownCpu = (serviceCpu + (Double.isNaN(postgresCpu) ? 0 : postgresCpu)) / completed;
         report.number("ceiling by measured cpu cost of service and postgresql", cores / ownCpu, 1, "");
@@ -295,11 +351,11 @@ final class Benchmark {
             report.raw("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
             report.raw("!!! THIS RUN HAD " + failed + " FAILURES" + (completed == 0 ? " AND COMPLETED NO LIFECYCLE" : "")
                     + ": its figures do not describe a healthy service");
-            report.raw("!!! service log: " + service.log());
+            report.raw("!!! service log: " + serviceLog.map(Path::toString).orElse("the running service's own"));
             report.raw("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
         }
         report.raw("");
-        report.raw("files: " + service.log() + ", " + workDir.resolve("result.json"));
+        report.raw("files: " + serviceLog.map(log -> log + ", ").orElse("") + workDir.resolve("result.json"));
 
         Map<String, Object> figures = report.figures();
         figures.put("failures by kind", failures.byKind());

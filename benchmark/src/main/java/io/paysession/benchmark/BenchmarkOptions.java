@@ -9,6 +9,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -40,6 +41,12 @@ import java.util.regex.Pattern;
  * @param preload             finished sessions written into the empty store before the service starts (0: none)
  * @param nodes               service JVMs on one database, the load spread over them request by request; more than
  *                            one needs an external PostgreSQL ({@code --db-url}, else one is started here)
+ * @param baseUrls            a service already running (docker compose, a staging cluster), its nodes' URLs, the load
+ *                            spread over them; empty: the benchmark starts the service itself
+ * @param adminToken          the running service's admin token, to register the run's partners (with
+ *                            {@code baseUrls} only)
+ * @param webhookHost         the host name by which the running service reaches this machine's webhook receiver
+ *                            (with {@code baseUrls} only; empty: 127.0.0.1)
  */
 public record BenchmarkOptions(Duration warmup,
                                Duration duration,
@@ -60,7 +67,10 @@ public record BenchmarkOptions(Duration warmup,
                                boolean keepData,
                                Duration serviceStartTimeout,
                                long preload,
-                               int nodes) {
+                               int nodes,
+                               List<String> baseUrls,
+                               Optional<String> adminToken,
+                               Optional<String> webhookHost) {
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)?");
 
@@ -89,11 +99,51 @@ public record BenchmarkOptions(Duration warmup,
             throw new IllegalArgumentException("give either --db-url or --start-external-postgres, not both");
         }
         serviceJavaOptions = List.copyOf(serviceJavaOptions);
+        baseUrls = baseUrls.stream().map(BenchmarkOptions::baseUrl).toList();
+        if (baseUrls.isEmpty()) {
+            if (adminToken.isPresent() || webhookHost.isPresent()) {
+                throw new IllegalArgumentException("--admin-token and --webhook-host go with --base-url");
+            }
+        } else {
+            if (adminToken.isEmpty()) {
+                throw new IllegalArgumentException("a running service needs its admin token: --admin-token or "
+                        + "PAYMENTS_ADMIN_TOKEN");
+            }
+            if (nodes != 1 || preload > 0 || startExternalPostgres || railLatency.isPresent() || serviceJar.isPresent()
+                    || !serviceJavaOptions.isEmpty() || keepData) {
+                throw new IllegalArgumentException("--base-url drives a service already running: --nodes, --preload, "
+                        + "--start-external-postgres, --rail-latency, --service-jar, --service-java-opts and "
+                        + "--keep-data are for a service the benchmark starts");
+            }
+        }
+    }
+
+    /** Whether the service is already running ({@code --base-url}) rather than started by the benchmark. */
+    public boolean drivesRunningService() {
+        return !baseUrls.isEmpty();
+    }
+
+    private static String baseUrl(String text) {
+        String url = text.trim();
+        while (url.endsWith("/")) {
+            url = url.substring(0, url.length() - 1);
+        }
+        URI uri;
+        try {
+            uri = URI.create(url);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("not a URL: " + text);
+        }
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
+                || (uri.getRawPath() != null && !uri.getRawPath().isEmpty()) || uri.getRawQuery() != null) {
+            throw new IllegalArgumentException("a base URL is http(s)://host[:port], without a path: " + text);
+        }
+        return url;
     }
 
     /** Whether the benchmark starts a PostgreSQL for the service: asked for, or needed by several nodes. */
     public boolean startsExternalPostgres() {
-        return startExternalPostgres || (nodes > 1 && dbUrl.isEmpty());
+        return startExternalPostgres || (nodes > 1 && dbUrl.isEmpty() && baseUrls.isEmpty());
     }
 
     /**
@@ -160,6 +210,18 @@ public record BenchmarkOptions(Duration warmup,
                 description = "service JVMs on one database, requests spread over them; more than 1 uses an external "
                         + "PostgreSQL, started here unless --db-url (default: ${DEFAULT-VALUE})")
         int nodes;
+        @Option(names = "--base-url", paramLabel = "URL[,URL...]", split = ",",
+                description = {"drive a service already running (e.g. docker compose) instead of starting one;",
+                        "several URLs: its nodes, requests sent to them in turn. --db-url then names its",
+                        "database, read for the database figures (optional)"})
+        List<String> baseUrls;
+        @Option(names = "--admin-token", paramLabel = "TOKEN",
+                description = "the running service's admin token (default: the environment's PAYMENTS_ADMIN_TOKEN)")
+        String adminToken;
+        @Option(names = "--webhook-host", paramLabel = "HOST",
+                description = {"the host name the running service reaches this machine by for the webhooks,",
+                        "e.g. host.docker.internal (default: 127.0.0.1)"})
+        String webhookHost;
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help and exit")
         boolean help;
         @Spec
@@ -173,7 +235,10 @@ public record BenchmarkOptions(Duration warmup,
                         dbUser, dbPassword, startExternalPostgres, Optional.ofNullable(serviceJar),
                         Arrays.stream(serviceJavaOptions.trim().split("\\s+")).filter(word -> !word.isEmpty()).toList(),
                         ceilingTime, webhookTimeout, statusCheck, Optional.ofNullable(workDir), keepData,
-                        serviceStartTimeout, preload, nodes);
+                        serviceStartTimeout, preload, nodes, baseUrls == null ? List.of() : baseUrls,
+                        Optional.ofNullable(adminToken != null || baseUrls == null ? adminToken
+                                : System.getenv("PAYMENTS_ADMIN_TOKEN")).filter(token -> !token.isBlank()),
+                        Optional.ofNullable(webhookHost).filter(host -> !host.isBlank()));
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage(), e);
             }

@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** HTTP to the service on loopback: partner requests signed by their partner, and the admin API. */
+/** HTTP to the service: partner requests signed by their partner, and the admin API. */
 final class ServiceClient {
 
     /** The status and parsed JSON of an answer; a body that is not JSON is a missing node. */
@@ -61,6 +61,26 @@ final class ServiceClient {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
         return exchange(request);
+    }
+
+    /**
+     * The service key a node publishes ({@code GET /service/public-key}), in PEM; a node that does not answer it is
+     * a clear error, not a run of failures.
+     */
+    String servicePublicKey(String node) throws InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(node + "/service/public-key"))
+                .timeout(REQUEST_TIMEOUT).GET().build();
+        HttpResponse<String> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException("the service at " + node + " does not answer: " + e, e);
+        }
+        if (response.statusCode() != 200 || !response.body().contains("BEGIN PUBLIC KEY")) {
+            throw new IllegalStateException("the service at " + node + " answered HTTP " + response.statusCode()
+                    + " to GET /service/public-key: is it the payment session service?");
+        }
+        return response.body();
     }
 
     /** Registers the partner (decisions.md section 3), its webhooks going to {@code webhookUrl}. */

@@ -14,6 +14,7 @@ import java.security.Signature;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -37,6 +38,7 @@ final class WebhookReceiver implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpServer server;
+    private final String host;
     private final ExecutorService threads;
     private static final SessionWebhooks FINISHED = new SessionWebhooks();
     private final Map<String, SessionWebhooks> sessions = new ConcurrentHashMap<>();
@@ -54,8 +56,17 @@ final class WebhookReceiver implements AutoCloseable {
     }
 
     WebhookReceiver(int threadCount) {
+        this(threadCount, Optional.empty());
+    }
+
+    /**
+     * A receiver the service reaches at {@code host} (a service in containers reaches this machine by
+     * {@code host.docker.internal}, say): it then listens on every interface; without a host, on loopback only.
+     */
+    WebhookReceiver(int threadCount, Optional<String> host) {
+        this.host = host.orElse("127.0.0.1");
         try {
-            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 512);
+            server = HttpServer.create(new InetSocketAddress(host.isPresent() ? "0.0.0.0" : "127.0.0.1", 0), 512);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -79,7 +90,7 @@ final class WebhookReceiver implements AutoCloseable {
     }
 
     String url(String project) {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + "/hooks/" + project;
+        return "http://" + host + ":" + server.getAddress().getPort() + "/hooks/" + project;
     }
 
     CompletableFuture<Webhook> readyToConfirm(String sessionId) {

@@ -72,6 +72,29 @@ class BenchmarkOptionsTest {
     }
 
     @Test
+    void aRunningServiceIsGivenByItsNodesUrlsWithItsAdminToken() {
+        BenchmarkOptions running = BenchmarkOptions.parse("--base-url=http://localhost:8080/,http://localhost:8081",
+                "--admin-token=secret-token", "--webhook-host=host.docker.internal");
+        assertThat(running.drivesRunningService()).isTrue();
+        assertThat(running.baseUrls()).containsExactly("http://localhost:8080", "http://localhost:8081");
+        assertThat(running.adminToken()).contains("secret-token");
+        assertThat(running.webhookHost()).contains("host.docker.internal");
+        assertThat(running.startsExternalPostgres()).isFalse();
+        assertThat(BenchmarkOptions.parse().drivesRunningService()).isFalse();
+
+        assertThatThrownBy(() -> BenchmarkOptions.parse("--base-url=http://localhost:8080", "--admin-token=t",
+                "--nodes=2")).hasMessageContaining("service the benchmark starts");
+        assertThatThrownBy(() -> BenchmarkOptions.parse("--base-url=http://localhost:8080", "--admin-token=t",
+                "--rail-latency=0ms-1ms")).hasMessageContaining("--rail-latency");
+        assertThatThrownBy(() -> BenchmarkOptions.parse("--base-url=localhost:8080", "--admin-token=t"))
+                .hasMessageContaining("http(s)://host[:port]");
+        assertThatThrownBy(() -> BenchmarkOptions.parse("--base-url=http://localhost:8080/api", "--admin-token=t"))
+                .hasMessageContaining("without a path");
+        assertThatThrownBy(() -> BenchmarkOptions.parse("--admin-token=t")).hasMessageContaining("--base-url");
+        assertThatThrownBy(() -> BenchmarkOptions.parse("--webhook-host=h")).hasMessageContaining("--base-url");
+    }
+
+    @Test
     void unknownOptionsAndContradictionsAreRefused() {
         assertThatThrownBy(() -> BenchmarkOptions.parse("--durration=5s")).hasMessageContaining("durration");
         assertThatThrownBy(() -> BenchmarkOptions.parse("--db-url=jdbc:postgresql://x/y", "--start-external-postgres"))
@@ -91,7 +114,8 @@ class BenchmarkOptionsTest {
                 "--db-user=USER", "(default: postgres)", "--db-password=PASSWORD", "--start-external-postgres",
                 "--service-jar=PATH", "--service-java-opts", "--ceiling-time=DURATION", "(default: 3s)",
                 "--webhook-timeout=DURATION", "(default: 30s)", "--status-check", "--work-dir=PATH", "--keep-data",
-                "--service-start-timeout=DURATION", "(default: 180s)");
+                "--service-start-timeout=DURATION", "(default: 180s)", "--nodes=N", "--base-url=URL[,URL...]",
+                "--admin-token=TOKEN", "PAYMENTS_ADMIN_TOKEN", "--webhook-host=HOST");
         assertThat(help.err.toString()).isEmpty();
     }
 

@@ -7,7 +7,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,5 +59,61 @@ class BenchmarkSmokeTest {
         }
         assertThat(workDir.resolve("result.json")).exists();
         assertThat(workDir.resolve("service-data")).as("the service's database is removed after the run").doesNotExist();
+    }
+
+    @Test
+    void twoNodesShareOneDatabaseAndTheLoadIsSpreadOverThem() throws Exception {
+        Path workDir = Files.createDirectories(Path.of("target", "benchmark-smoke-nodes"));
+        BenchmarkOptions options = BenchmarkOptions.parse("--nodes=2", "--duration=5s", "--warmup=2s",
+                "--concurrency=4", "--partners=2", "--rail-latency=0ms-20ms", "--ceiling-time=300ms",
+                "--webhook-timeout=20s", "--work-dir=" + workDir);
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+
+        Benchmark.Outcome outcome = new Benchmark(options, new PrintStream(printed, true, StandardCharsets.UTF_8)).run();
+
+        String report = printed.toString(StandardCharsets.UTF_8);
+        System.out.println(report);
+        assertThat(outcome.completed()).as(report).isPositive();
+        assertThat(outcome.failures()).as(report).isZero();
+        assertThat(report).contains("2 nodes on one database, requests sent to them in turn",
+                "external PostgreSQL started by the benchmark");
+        assertThat(Pattern.compile("(?m)^service cpu seconds per lifecycle: +[0-9]").matcher(report).find())
+                .as("the nodes' cpu summed\n" + report).isTrue();
+        assertThat(workDir.resolve("service-2.log")).as("the second node ran").exists();
+    }
+
+    @Test
+    void aServiceAlreadyRunningIsDrivenByItsUrlAndItsDatabaseReadWhenGiven() throws Exception {
+        Path workDir = Files.createDirectories(Path.of("target", "benchmark-smoke-running"));
+        String adminToken = "smoke-admin-token-0123456789abcdef";
+        BenchmarkOptions serviceOptions = BenchmarkOptions.parse("--rail-latency=0ms-20ms");
+        try (ServiceProcess running = ServiceProcess.start(serviceOptions, workDir.resolve("elsewhere"), adminToken,
+                Optional.empty())) {
+            running.awaitReady(ServiceClient.newHttpClient(), Duration.ofSeconds(180));
+            BenchmarkOptions options = BenchmarkOptions.parse("--base-url=" + running.baseUrl() + "/",
+                    "--admin-token=" + adminToken, "--webhook-host=127.0.0.1",
+                    "--db-url=jdbc:postgresql://127.0.0.1:" + running.embeddedPostgresPort().orElseThrow() + "/postgres",
+                    "--db-password=" + running.embeddedPostgresPassword(),
+                    "--duration=4s", "--warmup=1s", "--concurrency=4", "--partners=2", "--ceiling-time=300ms",
+                    "--webhook-timeout=20s", "--work-dir=" + workDir);
+            ByteArrayOutputStream printed = new ByteArrayOutputStream();
+
+            Benchmark.Outcome outcome = new Benchmark(options, new PrintStream(printed, true, StandardCharsets.UTF_8)).run();
+
+            String report = printed.toString(StandardCharsets.UTF_8);
+            System.out.println(report);
+            assertThat(outcome.completed()).as(report).isPositive();
+            assertThat(outcome.failures()).as(report).isZero();
+            assertThat(running.isAlive()).as("the benchmark leaves a service it did not start running").isTrue();
+            assertThat(report).contains("already running at " + running.baseUrl() + " (--base-url",
+                    "the running service's PostgreSQL, read by --db-url");
+            assertThat(Pattern.compile("(?m)^service cpu seconds per lifecycle: +n/a").matcher(report).find())
+                    .as("not measured from here\n" + report).isTrue();
+            for (String figure : List.of("events per lifecycle", "writing transactions committed \\(j\\)",
+                    "postgresql single-row committed inserts per second \\(1 connection\\)")) {
+                assertThat(Pattern.compile("(?m)^" + figure + ": +[0-9]").matcher(report).find())
+                        .as("read from the database given: " + figure + "\n" + report).isTrue();
+            }
+        }
     }
 }

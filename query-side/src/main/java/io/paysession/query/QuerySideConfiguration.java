@@ -1,10 +1,15 @@
 package io.paysession.query;
 
+import io.paysession.api.eventstore.EventPositions;
 import io.paysession.api.projection.ProjectionRebuild;
 import io.paysession.query.audit.ProjectionReplay;
 import io.paysession.query.audit.Reconciliation;
 import io.paysession.query.audit.SessionAudit;
 import io.paysession.query.audit.StoredEvents;
+import io.paysession.query.eventstore.axon.AxonStoredEvents;
+import io.paysession.query.eventstore.axon.AxonWalletBalances;
+import io.paysession.query.eventstore.jdbc.JdbcStoredEvents;
+import io.paysession.query.eventstore.jdbc.JdbcWalletBalances;
 import io.paysession.query.partner.PartnerDirectoryProjection;
 import io.paysession.query.recurrent.RecurrentTokenProjection;
 import io.paysession.query.settlement.SettlementProjection;
@@ -12,9 +17,12 @@ import io.paysession.query.session.SessionViewProjection;
 import io.paysession.query.session.SessionViewsRebuild;
 import io.paysession.query.settlement.SettlementRebuild;
 import io.paysession.query.settlement.SettlementStore;
+import io.paysession.query.settlement.WalletBalances;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
+import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.serialization.Serializer;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -45,9 +53,36 @@ public class QuerySideConfiguration {
                         configuration -> PropagatingErrorHandler.instance());
     }
 
-    @Bean
-    StoredEvents storedEvents(JdbcTemplate jdbc, Serializer serializer) {
-        return new StoredEvents(jdbc, serializer);
+    /** The event store's adapters on Axon's JDBC store (the default). */
+    @Configuration
+    @ConditionalOnProperty(name = EventPositions.AXON_SERVER_PROPERTY, havingValue = "false", matchIfMissing = true)
+    static class OnTheJdbcStore {
+
+        @Bean
+        StoredEvents storedEvents(JdbcTemplate jdbc, Serializer serializer) {
+            return new JdbcStoredEvents(jdbc, serializer);
+        }
+
+        @Bean
+        WalletBalances walletBalances(JdbcTemplate jdbc) {
+            return new JdbcWalletBalances(jdbc);
+        }
+    }
+
+    /** The event store's adapters with Axon's event store API only, for Axon Server. */
+    @Configuration
+    @ConditionalOnProperty(name = EventPositions.AXON_SERVER_PROPERTY, havingValue = "true")
+    static class OnAxonServer {
+
+        @Bean
+        StoredEvents storedEvents(EventStore eventStore, Serializer serializer) {
+            return new AxonStoredEvents(eventStore, serializer);
+        }
+
+        @Bean
+        WalletBalances walletBalances(JdbcTemplate jdbc, EventStore eventStore) {
+            return new AxonWalletBalances(jdbc, eventStore);
+        }
     }
 
     @Bean
@@ -69,8 +104,8 @@ public class QuerySideConfiguration {
 
     /** The session views, rebuilt into fresh tables for the audit replay. */
     @Bean
-    ProjectionRebuild sessionViewsRebuild(JdbcTemplate jdbc) {
-        return new SessionViewsRebuild(jdbc);
+    ProjectionRebuild sessionViewsRebuild(JdbcTemplate jdbc, StoredEvents events) {
+        return new SessionViewsRebuild(jdbc, events);
     }
 
     /** The reconciliation read model, rebuilt into fresh tables for the audit replay. */

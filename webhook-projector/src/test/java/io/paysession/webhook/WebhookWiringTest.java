@@ -1,5 +1,6 @@
 package io.paysession.webhook;
 
+import io.paysession.api.eventstore.EventPositions;
 import io.paysession.api.money.FeeSchedule;
 import io.paysession.api.partner.CaptureMode;
 import io.paysession.api.partner.PartnerId;
@@ -77,6 +78,7 @@ class WebhookWiringTest {
                     .withBean(DataSourceTransactionManager.class, DB::transactionManager)
                     .withBean(EventStore.class, () -> eventStore)
                     .withBean(SessionViewCache.class, SessionViewCache::new)
+                    .withBean(EventPositions.class, DB::jdbcEventPositions)
                     .withBean(WebhookSigner.class, () -> signer)
                     .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
                     .withUserConfiguration(WebhookConfiguration.class, NotificationOutbox.class,

@@ -14,6 +14,7 @@ import io.paysession.query.audit.Reconciliation;
 import io.paysession.query.audit.ReportFormats;
 import io.paysession.query.audit.SessionAudit;
 import io.paysession.query.audit.StoredEvents;
+import io.paysession.query.eventstore.jdbc.JdbcStoredEvents;
 import io.paysession.query.session.SessionViewsRebuild;
 import io.paysession.query.settlement.SettlementRebuild;
 import io.paysession.query.settlement.SettlementStore;
@@ -191,7 +192,7 @@ public final class AuditCommandLine implements java.util.concurrent.Callable<Int
     int replay(@Option(names = "--projection", paramLabel = "all|session-views|settlement|webhooks") String projection,
                @Mixin DatabaseOptions database) {
         return withDatabase(database, (events, jdbc) -> {
-            ProjectionReplay replay = new ProjectionReplay(events, List.of(new SessionViewsRebuild(jdbc),
+            ProjectionReplay replay = new ProjectionReplay(events, List.of(new SessionViewsRebuild(jdbc, events),
                     new SettlementRebuild(jdbc), new WebhookOutboxRebuild(jdbc)),
                     new TransactionTemplate(new DataSourceTransactionManager(jdbc.getDataSource())));
             var projections = AuditArguments.projections(replay, projection);
@@ -223,8 +224,13 @@ public final class AuditCommandLine implements java.util.concurrent.Callable<Int
     }
 
     private int withDatabase(DatabaseOptions options, Operation operation) {
+        if (ToolCommandLine.onAxonServer(environment)) {
+            throw new IllegalStateException("the audit command line reads Axon's JDBC event store in PostgreSQL, and "
+                    + "this environment keeps the events in Axon Server (" + ToolCommandLine.AXON_SERVER_SETTINGS
+                    + "): use the admin API of a running node (docs/audit.md)");
+        }
         try (Database database = open(options)) {
-            StoredEvents events = new StoredEvents(database.jdbc, JacksonSerializer.builder()
+            StoredEvents events = new JdbcStoredEvents(database.jdbc, JacksonSerializer.builder()
                     .objectMapper(PaymentJson.newObjectMapper())
                     .revisionResolver(new AnnotationRevisionResolver())
                     .build());

@@ -1,9 +1,7 @@
 package io.paysession.gateway.infra;
 
 import io.paysession.api.wire.PaymentJson;
-import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.axonframework.eventhandling.tokenstore.jdbc.TokenSchema;
-import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.serialization.RevisionResolver;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.json.JacksonSerializer;
@@ -15,7 +13,9 @@ import java.time.Clock;
 
 /**
  * Axon on plain JDBC (no JPA, no Hibernate): snake_case tables created by Flyway, and one Jackson
- * serializer with the engine's own JSON settings for events, tokens and everything else Axon stores.
+ * serializer with the engine's own JSON settings for events, tokens and everything else Axon stores. The tokens
+ * stay in PostgreSQL whichever store holds the events; the event store itself is configured in
+ * {@code io.paysession.gateway.eventstore} (Axon's JDBC store, or Axon Server).
  */
 @Configuration
 public class AxonInfrastructureConfiguration {
@@ -31,29 +31,6 @@ public class AxonInfrastructureConfiguration {
         return JacksonSerializer.builder()
                 .objectMapper(PaymentJson.newObjectMapper())
                 .revisionResolver(revisionResolver)
-                .build();
-    }
-
-    @Bean
-    PersistenceExceptionResolver persistenceExceptionResolver() {
-        return new UniqueViolations();
-    }
-
-    @Bean
-    public EventSchema eventSchema() {
-        return EventSchema.builder()
-                .eventTable("domain_event_entry")
-                .snapshotTable("snapshot_event_entry")
-                .globalIndexColumn("global_index")
-                .timestampColumn("time_stamp")
-                .eventIdentifierColumn("event_identifier")
-                .aggregateIdentifierColumn("aggregate_identifier")
-                .sequenceNumberColumn("sequence_number")
-                .typeColumn("type")
-                .payloadTypeColumn("payload_type")
-                .payloadRevisionColumn("payload_revision")
-                .payloadColumn("payload")
-                .metaDataColumn("meta_data")
                 .build();
     }
 

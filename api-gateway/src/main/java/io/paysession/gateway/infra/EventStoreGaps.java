@@ -1,23 +1,15 @@
 package io.paysession.gateway.infra;
 
-import org.axonframework.common.jdbc.ConnectionProvider;
-import org.axonframework.common.jdbc.PersistenceExceptionResolver;
-import org.axonframework.common.transaction.TransactionManager;
-import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
-import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
-import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
-import org.axonframework.serialization.Serializer;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import java.time.Duration;
 
 /**
- * The JDBC event store as Axon's auto-configuration builds it, with gaps given up in bounded time. A gap is
+ * The settings of gaps in the JDBC event store ({@code JdbcEventStoreConfiguration} builds the store with them; the
+ * settlement projection's position gives gaps up after the same time-out). A gap is
  * a global index taken by a transaction that has not committed: still running, or never to commit (rolled
  * back, or lost with a crashed process). Axon gives a gap up once the event after it is older than
  * {@code gap-timeout}, but by default looks only when a token holds more than 250 gaps, so a gap a crash left
@@ -49,28 +41,5 @@ public class EventStoreGaps {
                 throw new IllegalArgumentException("payments.events.gap-cleaning-threshold must be at least 1");
             }
         }
-    }
-
-    @Bean
-    EventStorageEngine eventStorageEngine(Serializer defaultSerializer,
-                                          PersistenceExceptionResolver persistenceExceptionResolver,
-                                          @Qualifier("eventSerializer") Serializer eventSerializer,
-                                          org.axonframework.config.Configuration configuration,
-                                          ConnectionProvider connectionProvider,
-                                          TransactionManager transactionManager,
-                                          EventSchema eventSchema,
-                                          GapProperties gaps) {
-        return JdbcEventStorageEngine.builder()
-                .snapshotSerializer(defaultSerializer)
-                .upcasterChain(configuration.upcasterChain())
-                .persistenceExceptionResolver(persistenceExceptionResolver)
-                .eventSerializer(eventSerializer)
-                .snapshotFilter(configuration.snapshotFilter())
-                .connectionProvider(connectionProvider)
-                .transactionManager(transactionManager)
-                .schema(eventSchema)
-                .gapTimeout((int) gaps.gapTimeout().toMillis())
-                .gapCleaningThreshold(gaps.gapCleaningThreshold())
-                .build();
     }
 }

@@ -5,6 +5,8 @@ import picocli.CommandLine;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Map;
 
 /**
  * What the jar's tools ({@code audit}, {@code preload}) share: logging on standard error only (warnings and the
@@ -16,6 +18,19 @@ public final class ToolCommandLine {
     public static final int USAGE_ERROR = 2;
 
     private ToolCommandLine() {
+    }
+
+    /** What tells a tool that the service keeps its events in Axon Server. */
+    public static final String AXON_SERVER_SETTINGS = "SPRING_PROFILES_ACTIVE with axonserver, or AXON_AXONSERVER_ENABLED=true";
+
+    /**
+     * Whether {@code environment} runs the service on Axon Server (the {@code axonserver} profile, or the connector
+     * switched on): the tools read and write Axon's JDBC store in PostgreSQL only, which then holds no events.
+     */
+    public static boolean onAxonServer(Map<String, String> environment) {
+        String profiles = environment.getOrDefault("SPRING_PROFILES_ACTIVE", "");
+        return "true".equalsIgnoreCase(environment.getOrDefault("AXON_AXONSERVER_ENABLED", "").strip())
+                || Arrays.stream(profiles.split(",")).map(String::strip).anyMatch("axonserver"::equals);
     }
 
     /** Standard output keeps only what the tool prints; unless another logging configuration is given. */

@@ -11,7 +11,8 @@ import io.paysession.command.process.JdbcRailCallJournal;
 import io.paysession.command.vault.CardVault;
 import io.paysession.command.vault.SecurityCodeEraser;
 import io.paysession.command.vault.VaultKeyRing;
-import io.paysession.gateway.infra.UniqueViolations;
+import io.paysession.gateway.eventstore.jdbc.EventTable;
+import io.paysession.gateway.eventstore.jdbc.UniqueViolations;
 import io.paysession.gateway.security.Pem;
 import io.paysession.query.partner.PartnerDirectoryProjection;
 import io.paysession.query.recurrent.RecurrentTokenProjection;
@@ -57,6 +58,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.UUID;
 
@@ -102,6 +104,7 @@ public final class Preload {
     private final JdbcEventStorageEngine engine;
     private final BatchingJdbcTemplate jdbc;
     private final JdbcTemplate plain;
+    private final EventTable eventTable;
     private final TransactionTemplate transactions;
     private final SettableClock clock = new SettableClock();
     private final CardVault vault;
@@ -127,6 +130,7 @@ public final class Preload {
                 .build();
         this.jdbc = new BatchingJdbcTemplate(dataSource);
         this.plain = new JdbcTemplate(dataSource);
+        this.eventTable = new EventTable(plain);
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         this.vault = new CardVault(jdbc, keys, clock);
         this.railCalls = new JdbcRailCallJournal(jdbc, new InTheChunksTransaction(), clock);
@@ -143,9 +147,7 @@ public final class Preload {
      */
     public Result run(long sessions, String prefix, int partners, Instant end, Duration span, long seed,
                       Progress progress) {
-        Long existing = plain.queryForObject("select count(*) from (select 1 from domain_event_entry limit 1) e",
-                Long.class);
-        if (existing != null && existing > 0) {
+        if (!eventTable.isEmpty()) {
             throw new IllegalStateException("the store holds events already: a preload fills an empty store, "
                     + "before the service's first start");
         }
@@ -215,8 +217,9 @@ public final class Preload {
     private long append(List<DomainEventMessage<?>> messages) {
         Map<String, Long> positions = appended(messages);
         long highest = -1;
+        // only the partners' events are handed to it here: it needs neither the store nor positions
         WebhookNotificationProjection endpoints = new WebhookNotificationProjection(null,
-                new NotificationOutbox(jdbc, event -> { }));
+                new NotificationOutbox(jdbc, event -> { }), event -> OptionalLong.empty());
         for (DomainEventMessage<?> message : messages) {
             long position = positions.get(message.getIdentifier());
             highest = Math.max(highest, position);
@@ -292,14 +295,9 @@ public final class Preload {
 
     /** Appends {@code messages} with Axon's storage engine; the global index each was given, by event id. */
     private Map<String, Long> appended(List<DomainEventMessage<?>> messages) {
-        long before = maxGlobalIndex();
+        long before = eventTable.maxGlobalIndex();
         engine.appendEvents(messages);
-        Map<String, Long> positions = new HashMap<>();
-        plain.query("select event_identifier, global_index from domain_event_entry where global_index > ?",
-                row -> {
-                    positions.put(row.getString(1), row.getLong(2));
-                }, before);
-        return positions;
+        return eventTable.positionsAfter(before);
     }
 
     private void handle(DomainEventMessage<?> message) {
@@ -331,11 +329,6 @@ public final class Preload {
                 .build();
         TrackingToken head = engine.createHeadToken();
         TRACKING_PROCESSORS.forEach((processor, segments) -> tokens.initializeTokenSegments(processor, segments, head));
-    }
-
-    private long maxGlobalIndex() {
-        Long max = plain.queryForObject("select coalesce(max(global_index), 0) from domain_event_entry", Long.class);
-        return max == null ? 0 : max;
     }
 
     private long nextValue(String sequence) {

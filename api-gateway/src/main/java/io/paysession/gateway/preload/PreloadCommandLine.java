@@ -3,12 +3,14 @@ package io.paysession.gateway.preload;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.paysession.api.wire.PaymentJson;
+import io.paysession.gateway.eventstore.jdbc.JdbcEventStoreConfiguration;
 import io.paysession.gateway.infra.AxonInfrastructureConfiguration;
 import io.paysession.gateway.infra.DataDirectory;
 import io.paysession.gateway.infra.DatabaseOptions;
 import io.paysession.gateway.infra.EmbeddedPostgresServer;
 import io.paysession.gateway.infra.ToolCommandLine;
 import io.paysession.gateway.security.VaultKeyConfiguration;
+import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.serialization.AnnotationRevisionResolver;
 import org.axonframework.serialization.json.JacksonSerializer;
 import org.flywaydb.core.Flyway;
@@ -85,6 +87,11 @@ public final class PreloadCommandLine implements Callable<Integer> {
             err.println("--sessions must be at least 0, --partners between 1 and 100, --span-days at least 1");
             return USAGE_ERROR;
         }
+        if (ToolCommandLine.onAxonServer(environment)) {
+            err.println("preload refused: it fills Axon's JDBC event store in PostgreSQL, and this environment keeps "
+                    + "the events in Axon Server (" + ToolCommandLine.AXON_SERVER_SETTINGS + ")");
+            return FAILED;
+        }
         DataDirectory data = new DataDirectory(database.dataDir != null ? database.dataDir
                 : environment.getOrDefault("PAYMENTS_DATA_DIR", "./data"));
         String jdbcUrl = database.url != null ? database.url : environment.get("PAYMENTS_DB_URL");
@@ -109,13 +116,14 @@ public final class PreloadCommandLine implements Callable<Integer> {
         try (HikariDataSource dataSource = new HikariDataSource(config)) {
             Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
             AxonInfrastructureConfiguration axon = new AxonInfrastructureConfiguration();
+            EventSchema eventSchema = JdbcEventStoreConfiguration.eventSchema();
             var serializer = JacksonSerializer.builder()
                     .objectMapper(PaymentJson.newObjectMapper())
                     .revisionResolver(new AnnotationRevisionResolver())
                     .build();
             var keys = VaultKeyConfiguration.keyRing(environment.get("PAYMENTS_VAULT_KEY"),
                     environment.getOrDefault("PAYMENTS_VAULT_KEY_ID", "vault-key-1"), Map.of(), false, data);
-            Preload preload = new Preload(dataSource, serializer, axon.eventSchema(), axon.tokenSchema(), keys);
+            Preload preload = new Preload(dataSource, serializer, eventSchema, axon.tokenSchema(), keys);
             Instant end = Instant.now().minus(SessionMix.LONGEST_SESSION).minus(Duration.ofDays(6))
                     .truncatedTo(ChronoUnit.SECONDS);
             long reportEvery = Math.max(Preload.CHUNK, sessions / 20);

@@ -67,13 +67,10 @@ public class JdbcWalletHolds implements WalletHolds {
         jdbc.update("delete from wallet_hold where session_id = ? and settled_index is null", session.value());
     }
 
-    /** The event's position in the store (Axon's JDBC schema), the one the settlement projection passes. */
+    /** The event's position in the store, the one the settlement projection records for the payout's entry. */
     @Override
-    public void settledAt(PayoutId payout, String eventId) {
-        jdbc.update("""
-                update wallet_hold set settled_index = (select global_index from domain_event_entry
-                                                        where event_identifier = ?)
-                where payout_id = ?""", eventId, payout.value());
+    public void settledAt(PayoutId payout, long position) {
+        jdbc.update("update wallet_hold set settled_index = ? where payout_id = ?", position, payout.value());
     }
 
     private long settlementPosition() {

@@ -3,6 +3,7 @@ package io.paysession.command.process;
 import io.paysession.api.RequestMetadataKeys;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.ErrorDetails;
+import io.paysession.api.eventstore.EventPositions;
 import io.paysession.api.node.NodeRoles;
 import io.paysession.api.session.AuthorizationOutcome;
 import io.paysession.api.session.MarkPayoutReadyToConfirmCommand;
@@ -21,6 +22,7 @@ import io.paysession.command.rails.PayoutRail;
 import io.paysession.command.rails.PrecheckResult;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DisallowReplay;
+import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.messaging.annotation.MessageIdentifier;
 import org.axonframework.messaging.annotation.MetaDataValue;
@@ -46,14 +48,16 @@ public class PayoutProcess {
     private final MoneyMovingCalls moneyCalls;
     private final WalletHolds holds;
     private final ProcessCommandSender commands;
+    private final EventPositions positions;
 
     public PayoutProcess(PayoutRail rail, RailCalls calls, MoneyMovingCalls moneyCalls, WalletHolds holds,
-                         ProcessCommandSender commands) {
+                         ProcessCommandSender commands, EventPositions positions) {
         this.rail = rail;
         this.calls = calls;
         this.moneyCalls = moneyCalls;
         this.holds = holds;
         this.commands = commands;
+        this.positions = positions;
     }
 
     /**
@@ -97,10 +101,15 @@ public class PayoutProcess {
         holds.releaseSession(event.sessionId());
     }
 
-    /** The hold stays until the payout's settlement entry is in the balance (its position is the event's). */
+    /**
+     * The hold stays until the payout's settlement entry is in the balance (its position is the event's, which the
+     * settlement projection records too). A tracking processor always learns it from the store.
+     */
     @EventHandler
-    void on(PayoutSucceededEvent event, @MessageIdentifier String eventId) {
-        holds.settledAt(event.payoutId(), eventId);
+    void on(PayoutSucceededEvent event, EventMessage<?> message) {
+        long position = positions.positionOf(message).orElseThrow(() -> new IllegalStateException(
+                "the store gives no position for event " + message.getIdentifier()));
+        holds.settledAt(event.payoutId(), position);
     }
 
     @EventHandler

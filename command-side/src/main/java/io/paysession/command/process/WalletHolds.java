@@ -24,6 +24,9 @@ public interface WalletHolds {
     /** The payout's session was cancelled: the holds of its payouts go. */
     void releaseSession(SessionId session);
 
-    /** The payout succeeded by the event {@code eventId}: its hold goes once the balance's settlement is past it. */
-    void settledAt(PayoutId payout, String eventId);
+    /**
+     * The payout succeeded by the event at {@code position} in the store: its hold goes once the balance's settlement
+     * is past it.
+     */
+    void settledAt(PayoutId payout, long position);
 }

@@ -53,7 +53,7 @@ final class InMemoryWalletHolds implements WalletHolds {
     }
 
     @Override
-    public synchronized void settledAt(PayoutId payout, String eventId) {
+    public synchronized void settledAt(PayoutId payout, long position) {
         Hold hold = holds.remove(payout);
         if (hold != null) {
             settle(hold.project(), new Money(-hold.amount().minorUnits(), hold.amount().currency()));

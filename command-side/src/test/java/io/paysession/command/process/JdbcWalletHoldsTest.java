@@ -36,7 +36,6 @@ class JdbcWalletHoldsTest {
     void standIns() {
         jdbc.execute("create table if not exists settlement_entry (project varchar(64), currency varchar(3), net bigint)");
         jdbc.execute("create table if not exists settlement_position (id int primary key, global_index bigint)");
-        jdbc.execute("create table if not exists domain_event_entry (event_identifier varchar(64), global_index bigint)");
         jdbc.update("insert into settlement_position (id, global_index) values (1, 0) on conflict (id) do nothing");
         settle(10_000);
     }
@@ -64,8 +63,7 @@ class JdbcWalletHoldsTest {
     @Test
     void aSucceededPayoutsHoldCountsUntilItsSettlementEntryIsInTheBalanceThenNotTwice() {
         assertThat(hold("po_5", 6_000)).isTrue();
-        jdbc.update("insert into domain_event_entry (event_identifier, global_index) values ('ev-5', 9)");
-        transaction.executeWithoutResult(status -> holds.settledAt(PayoutId.of("po_5"), "ev-5"));
+        transaction.executeWithoutResult(status -> holds.settledAt(PayoutId.of("po_5"), 9));
         assertThat(hold("po_6", 4_001)).as("settlement not past it yet: the hold counts").isFalse();
 
         settle(-6_000);

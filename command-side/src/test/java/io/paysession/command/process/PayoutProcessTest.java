@@ -2,6 +2,7 @@ package io.paysession.command.process;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paysession.api.eventstore.axon.TrackingTokenPositions;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.error.PaymentsException;
@@ -48,7 +49,8 @@ class PayoutProcessTest {
     private final RailCalls calls = commands.railCalls(Duration.ofMillis(100));
     private final InMemoryWalletHolds wallet = new InMemoryWalletHolds();
     private final PayoutProcess process = new PayoutProcess(bank, calls,
-            new MoneyMovingCalls(new InMemoryRailCallJournal(), calls), wallet, commands.sender());
+            new MoneyMovingCalls(new InMemoryRailCallJournal(), calls), wallet, commands.sender(),
+            new TrackingTokenPositions());
     private final EventDelivery events = new EventDelivery("shop", process);
 
     @AfterEach

@@ -1,6 +1,7 @@
 package io.paysession.command.process;
 
 import io.paysession.api.error.ErrorCode;
+import io.paysession.api.eventstore.axon.TrackingTokenPositions;
 import io.paysession.api.money.Money;
 import io.paysession.api.partner.CaptureMode;
 import io.paysession.api.session.AuthorizationOutcome;
@@ -76,7 +77,8 @@ class RailFailuresNeverRepeatAMoneyMovingCallTest {
     private final MoneyMovingCalls moneyCalls = new MoneyMovingCalls(new InMemoryRailCallJournal(), calls);
     private final EventDelivery events = new EventDelivery("shop",
             new PaymentProcess(new PaymentRails(List.of(rail)), recorded.sender(), calls, moneyCalls),
-            new PayoutProcess(rail, calls, moneyCalls, new InMemoryWalletHolds(), recorded.sender()));
+            new PayoutProcess(rail, calls, moneyCalls, new InMemoryWalletHolds(), recorded.sender(),
+                    new TrackingTokenPositions()));
 
     @AfterEach
     void stop() {

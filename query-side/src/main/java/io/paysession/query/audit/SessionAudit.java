@@ -1,6 +1,7 @@
 package io.paysession.query.audit;
 
 import io.paysession.api.RequestMetadataKeys;
+import io.paysession.api.error.PaymentsException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -17,7 +18,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A session's history and the session as it was: every event in order with its time, position, type, the
+ * A session's history and the session as it was: every event in order with its time, position (where the store
+ * tells it: not on Axon Server), type, the
  * payload as stored (cards appear as the vault shows them) and the request behind it; and the view at an
  * instant or a position, folded from the events up to there.
  */
@@ -37,7 +39,9 @@ public class SessionAudit {
         ArrayNode history = JsonNodeFactory.instance.arrayNode();
         for (StoredEvents.StoredEvent event : stored) {
             ObjectNode node = history.addObject();
-            node.put("position", event.globalIndex());
+            if (event.positionKnown()) {
+                node.put("position", event.globalIndex());
+            }
             node.put("sequence", event.sequence());
             node.put("time", event.timestamp());
             node.put("type", event.simpleType());
@@ -64,6 +68,10 @@ public class SessionAudit {
     public Optional<ObjectNode> viewAt(SessionId sessionId, Instant at, Long position, ApiVersion version) {
         SessionView view = null;
         for (StoredEvents.StoredEvent stored : events.ofAggregate(sessionId.value())) {
+            if (position != null && !stored.positionKnown()) {
+                throw PaymentsException.invalidRequest("This event store does not tell a session's positions "
+                        + "(Axon Server): ask for the session at an instant instead");
+            }
             if (position != null && stored.globalIndex() > position) {
                 break;
             }

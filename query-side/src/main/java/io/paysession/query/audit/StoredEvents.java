@@ -7,94 +7,75 @@ import org.axonframework.messaging.MetaData;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.SimpleSerializedObject;
 import org.axonframework.serialization.SimpleSerializedType;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
  * The event store read as rows, in the store's own order (global index), with the payloads as stored and
- * as objects. Reads in pages, so a large store streams.
+ * as objects. Reads in pages, so a large store streams. A port: {@code JdbcStoredEvents} reads Axon's JDBC store's
+ * table ({@code io.paysession.query.eventstore.jdbc}), {@code AxonStoredEvents} uses Axon's event store API only
+ * ({@code io.paysession.query.eventstore.axon}, for Axon Server).
  */
-public class StoredEvents {
+public abstract class StoredEvents {
 
-    private static final int PAGE = 1000;
+    /** How many events a page holds at most. */
+    protected static final int PAGE = 1000;
 
+    /**
+     * One stored event; {@code globalIndex} is {@link #UNKNOWN_POSITION} where the store does not tell it (Axon
+     * Server reads one aggregate's events without their positions).
+     */
     public record StoredEvent(long globalIndex, String aggregateId, long sequence, String eventId, String timestamp,
                               String payloadType, String payloadRevision, byte[] payload, byte[] metaData) {
 
         public String simpleType() {
             return payloadType.substring(payloadType.lastIndexOf('.') + 1);
         }
+
+        public boolean positionKnown() {
+            return globalIndex != UNKNOWN_POSITION;
+        }
     }
 
-    private final JdbcTemplate jdbc;
+    public static final long UNKNOWN_POSITION = -1;
+
     private final Serializer serializer;
     private final ObjectMapper json = PaymentJson.newObjectMapper();
 
-    public StoredEvents(JdbcTemplate jdbc, Serializer serializer) {
-        this.jdbc = jdbc;
+    protected StoredEvents(Serializer serializer) {
         this.serializer = serializer;
     }
 
-    public long maxGlobalIndex() {
-        Long max = jdbc.queryForObject("select max(global_index) from domain_event_entry", Long.class);
-        return max == null ? -1 : max;
-    }
+    /** The highest position in the store, -1 when it is empty. */
+    public abstract long maxGlobalIndex();
 
-    public long count(long upTo) {
-        Long count = jdbc.queryForObject("select count(*) from domain_event_entry where global_index <= ?", Long.class,
-                upTo);
-        return count == null ? 0 : count;
-    }
+    /** How many events the store holds up to {@code upTo} (positions may have gaps). */
+    public abstract long count(long upTo);
 
-    public List<StoredEvent> ofAggregate(String aggregateId) {
-        return jdbc.query("select * from domain_event_entry where aggregate_identifier = ? order by sequence_number",
-                (row, index) -> read(row), aggregateId);
-    }
-
-    /** Every event up to {@code upTo} (global index), in order. */
-    public void forEach(long upTo, Consumer<StoredEvent> consumer) {
-        forEachPage(upTo, page -> page.forEach(consumer));
-    }
+    /** One aggregate's events in their order; whether their positions are known depends on the store. */
+    public abstract List<StoredEvent> ofAggregate(String aggregateId);
 
     /** Every event up to {@code upTo}, in the store's order, a page (at most 1,000 events) at a time. */
-    public void forEachPage(long upTo, Consumer<List<StoredEvent>> consumer) {
-        long after = -1;
-        while (true) {
-            List<StoredEvent> page = jdbc.query("select * from domain_event_entry where global_index > ? "
-                    + "and global_index <= ? order by global_index limit " + PAGE, (row, index) -> read(row), after, upTo);
-            consumer.accept(page);
-            if (page.size() < PAGE) {
-                return;
-            }
-            after = page.get(page.size() - 1).globalIndex();
-        }
-    }
+    public abstract void forEachPage(long upTo, Consumer<List<StoredEvent>> consumer);
 
     /**
      * Every event up to {@code upTo}, session by session (each aggregate's events in their order, the aggregates in
      * the order of their ids), a page (at most 1,000 events) at a time: a reader that folds each session holds one
-     * session at a time, not every session of the store. Read along the store's unique (aggregate, sequence) index.
+     * session at a time, not every session of the store. A session's events may be split over two pages.
      */
-    public void forEachPageByAggregate(long upTo, Consumer<List<StoredEvent>> consumer) {
-        String afterAggregate = "";
-        long afterSequence = -1;
-        while (true) {
-            List<StoredEvent> page = jdbc.query("select * from domain_event_entry"
-                    + " where (aggregate_identifier, sequence_number) > (?, ?) and global_index <= ?"
-                    + " order by aggregate_identifier, sequence_number limit " + PAGE, (row, index) -> read(row),
-                    afterAggregate, afterSequence, upTo);
-            consumer.accept(page);
-            if (page.size() < PAGE) {
-                return;
-            }
-            StoredEvent last = page.get(page.size() - 1);
-            afterAggregate = last.aggregateId();
-            afterSequence = last.sequence();
-        }
+    public abstract void forEachPageByAggregate(long upTo, Consumer<List<StoredEvent>> consumer);
+
+    /** Of {@code aggregateIds}, those whose first event (sequence 0) is at or below {@code upTo}. */
+    public abstract Set<String> startedBy(Collection<String> aggregateIds, long upTo);
+
+    /** Every event up to {@code upTo} (global index), in order. */
+    public void forEach(long upTo, Consumer<StoredEvent> consumer) {
+        forEachPage(upTo, page -> page.forEach(consumer));
     }
 
     public Object payload(StoredEvent event) {
@@ -120,12 +101,5 @@ public class StoredEvents {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static StoredEvent read(java.sql.ResultSet row) throws java.sql.SQLException {
-        return new StoredEvent(row.getLong("global_index"), row.getString("aggregate_identifier"),
-                row.getLong("sequence_number"), row.getString("event_identifier"), row.getString("time_stamp"),
-                row.getString("payload_type"), row.getString("payload_revision"), row.getBytes("payload"),
-                row.getBytes("meta_data"));
     }
 }

@@ -4,10 +4,13 @@ import io.paysession.api.projection.ProjectionRebuild;
 import io.paysession.api.projection.RebuildDifferences;
 import io.paysession.api.projection.ReplayedEvent;
 import io.paysession.api.session.view.SessionView;
+import io.paysession.query.audit.StoredEvents;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The session views rebuilt into {@code session_view_rebuild} (made like {@code session_view}) as the projection
@@ -21,12 +24,15 @@ public class SessionViewsRebuild implements ProjectionRebuild {
     static final String TABLE = "session_view_rebuild";
 
     private final JdbcTemplate jdbc;
+    private final StoredEvents events;
     private final JdbcSessionViewRepository views;
     /** The page's sessions as its events left them; written at the end of the page. */
     private final Map<String, SessionView> page = new LinkedHashMap<>();
 
-    public SessionViewsRebuild(JdbcTemplate jdbc) {
+    /** {@code events}: the store, which tells which live sessions not rebuilt had started by the replay's position. */
+    public SessionViewsRebuild(JdbcTemplate jdbc, StoredEvents events) {
         this.jdbc = jdbc;
+        this.events = events;
         this.views = new JdbcSessionViewRepository(jdbc, TABLE);
     }
 
@@ -79,14 +85,16 @@ public class SessionViewsRebuild implements ProjectionRebuild {
                 differences.add("session " + session + ": live view differs from the rebuilt one");
             }
         });
-        jdbc.query("""
+        List<String> notRebuilt = jdbc.queryForList("""
                 select l.session_id from session_view l
                 where not exists (select 1 from session_view_rebuild r where r.session_id = l.session_id)
-                  and exists (select 1 from domain_event_entry e where e.aggregate_identifier = l.session_id
-                              and e.sequence_number = 0 and e.global_index <= ?)""",
-                row -> {
-                    differences.add("session " + row.getString(1) + ": in the live table but not rebuilt");
-                }, position);
+                order by l.session_id""", String.class);
+        Set<String> startedBefore = events.startedBy(notRebuilt, position);
+        for (String session : notRebuilt) {
+            if (startedBefore.contains(session)) {
+                differences.add("session " + session + ": in the live table but not rebuilt");
+            }
+        }
         Long rows = jdbc.queryForObject("select count(*) from " + TABLE, Long.class);
         return new Comparison(rows == null ? 0 : rows, movedOn[0], differences.list());
     }

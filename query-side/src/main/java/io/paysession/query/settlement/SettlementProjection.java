@@ -1,5 +1,6 @@
 package io.paysession.query.settlement;
 
+import io.paysession.api.eventstore.EventPositions;
 import io.paysession.api.node.NodeRoles;
 import io.paysession.api.session.SessionEvent;
 import io.paysession.api.session.view.SessionView;
@@ -43,28 +44,22 @@ public class SettlementProjection {
 
     private final EventStore eventStore;
     private final SettlementStore store;
+    private final EventPositions positions;
     private final Duration gapTimeout;
     private final SessionViewCache cache;
 
     @Autowired
-    public SettlementProjection(EventStore eventStore, JdbcTemplate jdbc,
+    public SettlementProjection(EventStore eventStore, JdbcTemplate jdbc, EventPositions positions,
                                 @Value("${payments.events.gap-timeout:10s}") Duration gapTimeout,
                                 SessionViewCache cache) {
-        this(eventStore, new SettlementStore(jdbc, "settlement"), gapTimeout, cache);
+        this(eventStore, new SettlementStore(jdbc, "settlement"), positions, gapTimeout, cache);
     }
 
-    public SettlementProjection(EventStore eventStore, SettlementStore store) {
-        this(eventStore, store, DEFAULT_GAP_TIMEOUT);
-    }
-
-    public SettlementProjection(EventStore eventStore, SettlementStore store, Duration gapTimeout) {
-        this(eventStore, store, gapTimeout, null);
-    }
-
-    public SettlementProjection(EventStore eventStore, SettlementStore store, Duration gapTimeout,
-                                SessionViewCache cache) {
+    public SettlementProjection(EventStore eventStore, SettlementStore store, EventPositions positions,
+                                Duration gapTimeout, SessionViewCache cache) {
         this.eventStore = eventStore;
         this.store = store;
+        this.positions = positions;
         this.gapTimeout = gapTimeout;
         this.cache = cache;
     }
@@ -72,8 +67,11 @@ public class SettlementProjection {
     @EventHandler
     void on(Object payload, EventMessage<?> message) {
         if (payload instanceof SessionEvent event && message instanceof DomainEventMessage<?> domain) {
-            // the token's index is the highest position seen, not this event's when it fills a gap
-            handle(event, domain.getIdentifier(), domain.getSequenceNumber(), store.positionOfEvent(domain.getIdentifier()));
+            // the event's own position: on the JDBC store the token's index is the highest position seen, not this
+            // event's when it fills a gap
+            long position = positions.positionOf(message).orElseThrow(() -> new IllegalStateException(
+                    "the store gives no position for event " + domain.getIdentifier()));
+            handle(event, domain.getIdentifier(), domain.getSequenceNumber(), position);
         }
         long covered = coveredPosition(message);
         if (covered < 0) {

@@ -107,13 +107,6 @@ public class SettlementStore {
                 + "where p.id = 1 and p.token_index is not null", gapTimeout.toMillis());
     }
 
-    /** An event's global position in the store (Axon's JDBC schema). */
-    public long positionOfEvent(String eventId) {
-        Long index = jdbc.queryForObject("select global_index from domain_event_entry where event_identifier = ?",
-                Long.class, eventId);
-        return index == null ? -1 : index;
-    }
-
     public long position() {
         List<Long> found = jdbc.queryForList("select global_index from " + prefix + "_position where id = 1", Long.class);
         return found.isEmpty() ? -1 : found.get(0);

@@ -3,32 +3,18 @@ package io.paysession.webhook.notification;
 import java.util.Objects;
 import java.util.UUID;
 
-/**
- * A notification to put in the outbox; {@code eventGlobalIndex} is {@code null} when unknown, and then looked up by
- * {@code eventIdentifier} (its event's id, {@code null} when unknown) when it is stored.
- */
+/** A notification to put in the outbox; {@code eventGlobalIndex}, its event's position in the store, is {@code null} when unknown. */
 public record NewNotification(UUID id,
                               String sessionId,
                               String project,
                               WebhookType type,
                               String body,
                               long sessionSequence,
-                              Long eventGlobalIndex,
-                              String eventIdentifier) {
-
-    public NewNotification(UUID id, String sessionId, String project, WebhookType type, String body,
-                           long sessionSequence, Long eventGlobalIndex) {
-        this(id, sessionId, project, type, body, sessionSequence, eventGlobalIndex, null);
-    }
+                              Long eventGlobalIndex) {
 
     /** This notification at {@code position}, its event's own position in the store. */
     public NewNotification at(long position) {
-        return new NewNotification(id, sessionId, project, type, body, sessionSequence, position, eventIdentifier);
-    }
-
-    /** This notification, its position no longer to be looked up by its event's id. */
-    public NewNotification withoutEventIdentifier() {
-        return new NewNotification(id, sessionId, project, type, body, sessionSequence, eventGlobalIndex, null);
+        return new NewNotification(id, sessionId, project, type, body, sessionSequence, position);
     }
 
     public NewNotification {

@@ -92,8 +92,7 @@ public final class NotificationDerivation {
                 type,
                 WebhookBody.render(type, after),
                 sequence,
-                globalIndex,
-                eventIdentifier));
+                globalIndex));
     }
 
     /** The session as it was before {@code sequence}, read from sequence 0 rather than from a snapshot. */

@@ -21,7 +21,6 @@ import java.util.List;
 public class NotificationOutbox {
 
     private static final String INSERT_NOTIFICATION = insertInto("webhook_notification");
-    private static final String INSERT_LOOKING_UP_POSITION = insertLookingUpPositionInto("webhook_notification");
 
     private static final String UPSERT_ENDPOINT = """
             INSERT INTO webhook_endpoint (project, url, updated_at) VALUES (?, ?, ?)
@@ -33,8 +32,6 @@ public class NotificationOutbox {
     private final JdbcTemplate jdbc;
     private final ApplicationEventPublisher events;
     private final Clock clock = Clock.systemUTC();
-    /** Whether the event store's table is in this database (Axon's JDBC store), looked at once. */
-    private volatile Boolean storeInThisDatabase;
 
     public NotificationOutbox(JdbcTemplate jdbc, ApplicationEventPublisher events) {
         this.jdbc = jdbc;
@@ -42,33 +39,11 @@ public class NotificationOutbox {
     }
 
     /**
-     * An event's own position in the event store (Axon's JDBC schema), or {@code null} when the store is
-     * not in this database.
-     */
-    public Long positionOfEvent(String eventIdentifier) {
-        List<Long> found = jdbc.queryForList("select global_index from domain_event_entry where event_identifier = ?",
-                Long.class, eventIdentifier);
-        return found.isEmpty() ? null : found.get(0);
-    }
-
-    private boolean storeInThisDatabase() {
-        Boolean known = storeInThisDatabase;
-        if (known == null) {
-            known = Boolean.TRUE.equals(jdbc.queryForObject("select to_regclass('domain_event_entry') is not null",
-                    Boolean.class));
-            storeInThisDatabase = known;
-        }
-        return known;
-    }
-
-    /**
-     * Adds the notification unless it is already there (the same event handled again); true if added. Without its
-     * position, the position is read from the event store by the event's id when the store is in this database.
+     * Adds the notification unless it is already there (the same event handled again); true if added. Its event's
+     * position is the one it carries ({@code null}: unknown).
      */
     public boolean add(NewNotification notification) {
-        NewNotification stored = notification.eventGlobalIndex() != null || storeInThisDatabase() ? notification
-                : notification.withoutEventIdentifier();
-        int added = insert(jdbc, INSERT_NOTIFICATION, INSERT_LOOKING_UP_POSITION, stored, clock);
+        int added = insert(jdbc, INSERT_NOTIFICATION, notification, clock);
         if (added > 0) {
             announceAfterCommit();
         }
@@ -77,48 +52,26 @@ public class NotificationOutbox {
 
     /** The insert of a new notification into {@code table}, the outbox or a table made like it. */
     static String insertInto(String table) {
-        return insertInto(table, "?");
-    }
-
-    /**
-     * The same insert, with the event's position read from the event store (Axon's JDBC schema) by the event's id:
-     * a subscribing processor gets its events before anyone has told it their positions.
-     */
-    static String insertLookingUpPositionInto(String table) {
-        return insertInto(table, "(select global_index from domain_event_entry where event_identifier = ?)");
-    }
-
-    private static String insertInto(String table, String position) {
         return """
                 INSERT INTO %s
                     (id, session_id, project, type, body, session_sequence, event_global_index,
                      state, attempts, next_attempt_at, created_at, window_started_at)
-                VALUES (?, ?, ?, ?, ?, ?, %s, 'PENDING', 0, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?, ?)
                 ON CONFLICT (id) DO NOTHING
-                """.formatted(table, position);
+                """.formatted(table);
     }
 
-    /** Whether {@code notification} is stored with {@link #insertLookingUpPositionInto} rather than {@link #insertInto}. */
-    static boolean looksUpPosition(NewNotification notification) {
-        return notification.eventGlobalIndex() == null && notification.eventIdentifier() != null;
-    }
-
-    /**
-     * Inserts a notification, pending and due now, with the statement {@link #looksUpPosition} chose for it
-     * ({@code insert} or {@code insertLookingUp}); the rows added.
-     */
-    static int insert(JdbcTemplate jdbc, String insert, String insertLookingUp, NewNotification notification,
-                      Clock clock) {
+    /** Inserts a notification, pending and due now, with an {@link #insertInto} statement; the rows added. */
+    static int insert(JdbcTemplate jdbc, String insert, NewNotification notification, Clock clock) {
         OffsetDateTime now = utc(WireFormat.now(clock));
-        boolean lookUp = looksUpPosition(notification);
-        return jdbc.update(lookUp ? insertLookingUp : insert,
+        return jdbc.update(insert,
                 notification.id(),
                 notification.sessionId(),
                 notification.project(),
                 notification.type().wireName(),
                 notification.body(),
                 notification.sessionSequence(),
-                lookUp ? notification.eventIdentifier() : notification.eventGlobalIndex(),
+                notification.eventGlobalIndex(),
                 now,
                 now,
                 now);

@@ -1,5 +1,6 @@
 package io.paysession.webhook.notification;
 
+import io.paysession.api.eventstore.EventPositions;
 import io.paysession.api.partner.PartnerRegisteredEvent;
 import io.paysession.api.partner.PartnerUpdatedEvent;
 import io.paysession.api.session.SessionEvent;
@@ -7,11 +8,11 @@ import io.paysession.api.session.view.SessionViewCache;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventHandler;
-import org.axonframework.eventhandling.GapAwareTrackingToken;
-import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
+
+import java.util.OptionalLong;
 
 /**
  * Session events to webhook notifications in the outbox, and partner events to webhook endpoints.
@@ -28,15 +29,18 @@ public class WebhookNotificationProjection {
 
     private final NotificationDerivation derivation;
     private final NotificationOutbox outbox;
+    private final EventPositions positions;
 
-    public WebhookNotificationProjection(EventStore eventStore, NotificationOutbox outbox) {
-        this(eventStore, outbox, null);
+    public WebhookNotificationProjection(EventStore eventStore, NotificationOutbox outbox, EventPositions positions) {
+        this(eventStore, outbox, positions, null);
     }
 
     @Autowired
-    public WebhookNotificationProjection(EventStore eventStore, NotificationOutbox outbox, SessionViewCache cache) {
+    public WebhookNotificationProjection(EventStore eventStore, NotificationOutbox outbox, EventPositions positions,
+                                         SessionViewCache cache) {
         this.derivation = new NotificationDerivation(eventStore, cache);
         this.outbox = outbox;
+        this.positions = positions;
     }
 
     @EventHandler
@@ -45,16 +49,14 @@ public class WebhookNotificationProjection {
     }
 
     /**
-     * A gap-aware token carries the highest position seen so far: an event that fills an earlier gap arrives
-     * with a token above its own position. The outbox keeps the event's own position, read from the store.
+     * The outbox keeps the event's own position as the store tells it ({@link EventPositions}): on the JDBC store, a
+     * subscribing processor's event is in the store's table already (same transaction), and a gap-aware token carries
+     * the highest position seen so far, above the own position of an event that fills an earlier gap. When the store
+     * cannot tell (a subscribing processor on Axon Server), the position the derivation took from the token, if any.
      */
     private NewNotification withOwnPosition(NewNotification notification, DomainEventMessage<?> message) {
-        if (!(message instanceof TrackedEventMessage<?> tracked)
-                || !(tracked.trackingToken() instanceof GapAwareTrackingToken)) {
-            return notification;
-        }
-        Long own = outbox.positionOfEvent(message.getIdentifier());
-        return own == null ? notification : notification.at(own);
+        OptionalLong own = positions.positionOf(message);
+        return own.isPresent() ? notification.at(own.getAsLong()) : notification;
     }
 
     @EventHandler

@@ -14,7 +14,8 @@ import java.util.List;
  * The webhook outbox rebuilt with {@link NotificationDerivation} into {@code webhook_notification_rebuild}, a
  * table made like the outbox of this module's migrations and written with the outbox's own insert. Compared
  * are each notification's id, session, type, body (the exact bytes signed), session sequence and event
- * position; delivery state and attempts are history, not a projection of events. The live outbox is written in
+ * position (the replay's, for a row stored without one); delivery state and attempts are history, not a
+ * projection of events. The live outbox is written in
  * each event's own transaction; a difference is still looked at again for up to 30 s before it counts (an outbox
  * upgraded from the tracking processor of earlier versions catches up at start).
  */
@@ -72,7 +73,12 @@ public class WebhookOutboxRebuild implements ProjectionRebuild {
     @Override
     public Comparison compareWithLive(long position) {
         RebuildDifferences differences = new RebuildDifferences();
-        String liveRows = "select " + COLUMNS + " from webhook_notification where event_global_index <= " + position;
+        // a row written without its event's position (a subscribing processor on Axon Server, which gives positions
+        // after the handlers ran) is compared with the position the replay read for the same notification
+        String livePosition = "coalesce(l.event_global_index, (select r.event_global_index from " + TABLE
+                + " r where r.id = l.id))";
+        String liveRows = "select id, session_id, type, body, session_sequence, " + livePosition
+                + " as event_global_index from webhook_notification l where " + livePosition + " <= " + position;
         String rebuiltRows = "select " + COLUMNS + " from " + TABLE;
         ProjectionRebuild.waitFor(catchUp, () -> {
             differences.clear();

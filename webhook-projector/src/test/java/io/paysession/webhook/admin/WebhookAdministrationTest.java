@@ -1,6 +1,7 @@
 package io.paysession.webhook.admin;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.paysession.api.eventstore.axon.TrackingTokenPositions;
 import io.paysession.api.session.ApiVersion;
 import io.paysession.api.session.SessionEvent;
 import io.paysession.webhook.delivery.DeliveryStore;
@@ -195,7 +196,7 @@ class WebhookAdministrationTest {
         SampleSession session = new SampleSession(700);
         List<DomainEventMessage<?>> stream = store(session.created(ApiVersion.V1), session.paymentStarted(),
                 session.readyToConfirm(), session.confirmed(), session.succeeded());
-        WebhookNotificationProjection projection = new WebhookNotificationProjection(eventStore, outbox);
+        WebhookNotificationProjection projection = new WebhookNotificationProjection(eventStore, outbox, new TrackingTokenPositions());
         stream.forEach(message -> projection.on((SessionEvent) message.getPayload(), message));
         List<NotificationRecord> original = administration.list(new NotificationFilter("ps_700", null, null, 10))
                 .notifications();

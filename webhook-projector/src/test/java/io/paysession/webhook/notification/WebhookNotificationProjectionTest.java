@@ -2,6 +2,7 @@ package io.paysession.webhook.notification;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paysession.api.eventstore.axon.TrackingTokenPositions;
 import io.paysession.api.money.FeeSchedule;
 import io.paysession.api.partner.CaptureMode;
 import io.paysession.api.partner.PartnerId;
@@ -56,7 +57,7 @@ class WebhookNotificationProjectionTest {
         DB.clear();
         eventStore = EmbeddedEventStore.builder().storageEngine(new InMemoryEventStorageEngine()).build();
         outbox = new NotificationOutbox(DB.jdbc(), event -> signals.incrementAndGet());
-        projection = new WebhookNotificationProjection(eventStore, outbox);
+        projection = new WebhookNotificationProjection(eventStore, outbox, new TrackingTokenPositions());
     }
 
     @AfterEach
@@ -122,8 +123,9 @@ class WebhookNotificationProjectionTest {
         try {
             DB.jdbc().update("INSERT INTO domain_event_entry VALUES (119, ?)", stream.get(2).getIdentifier());
 
-            projection.on((SessionEvent) stream.get(2).getPayload(), new GenericTrackedDomainEventMessage<>(
-                    GapAwareTrackingToken.newInstance(121, java.util.Set.of()), stream.get(2)));
+            new WebhookNotificationProjection(eventStore, outbox, DB.jdbcEventPositions()).on(
+                    (SessionEvent) stream.get(2).getPayload(), new GenericTrackedDomainEventMessage<>(
+                            GapAwareTrackingToken.newInstance(121, java.util.Set.of()), stream.get(2)));
 
             assertThat(DB.jdbc().queryForObject("SELECT event_global_index FROM webhook_notification", Long.class))
                     .isEqualTo(119L);
@@ -166,7 +168,7 @@ class WebhookNotificationProjectionTest {
         new WebhookConfiguration().webhookNotificationsProcessor().configureModule(configurer);
         configurer.eventProcessing().registerEventHandler(
                 configuration -> new WebhookNotificationProjection(configuration.eventStore(), outbox,
-                        new SessionViewCache()));
+                        DB.jdbcEventPositions(), new SessionViewCache()));
         Configuration axon = configurer.start();
         try {
             assertThat(axon.eventProcessingConfiguration().eventProcessor(WebhookNotificationProjection.PROCESSING_GROUP))

@@ -1,5 +1,6 @@
 package io.paysession.webhook.notification;
 
+import io.paysession.api.eventstore.axon.TrackingTokenPositions;
 import io.paysession.api.projection.ProjectionRebuild;
 import io.paysession.api.projection.ReplayedEvent;
 import io.paysession.api.session.ApiVersion;
@@ -47,7 +48,7 @@ class WebhookOutboxRebuildTest {
         eventStore.publish(stream);
         WebhookNotificationProjection projection = new WebhookNotificationProjection(eventStore,
                 new NotificationOutbox(DB.jdbc(), event -> {
-                }));
+                }), new TrackingTokenPositions());
         for (DomainEventMessage<?> message : stream) {
             projection.on((SessionEvent) message.getPayload(), new GenericTrackedDomainEventMessage<>(
                     new GlobalSequenceTrackingToken(position(message)), message));
@@ -68,6 +69,20 @@ class WebhookOutboxRebuildTest {
         assertThat(comparison.rows()).isEqualTo(2); // ready_to_confirm and payment_finished
         assertThat(DB.jdbc().queryForList("select type from webhook_notification_rebuild order by session_sequence",
                 String.class)).containsExactly("ready_to_confirm", "payment_finished");
+    }
+
+    @Test
+    void rowsStoredWithoutTheirEventsPositionAreComparedAtTheReplaysPosition() {
+        // as a subscribing processor on Axon Server stores them: the position comes after the handlers ran
+        DB.jdbc().update("update webhook_notification set event_global_index = null");
+
+        ProjectionRebuild.Comparison comparison = rebuildUpTo(position(stream.get(4)));
+
+        assertThat(comparison.differences()).isEmpty();
+        assertThat(comparison.rows()).isEqualTo(2);
+        DB.jdbc().update("update webhook_notification set body = body || ' ' where type = 'ready_to_confirm'");
+        assertThat(rebuildUpTo(position(stream.get(4))).differences()).singleElement().asString()
+                .endsWith(": body differ between the live table and the rebuild");
     }
 
     @Test

@@ -2,7 +2,11 @@ package io.paysession.webhook.testing;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.paysession.api.eventstore.EventPositions;
+import io.paysession.api.eventstore.jdbc.JdbcEventPositions;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
+import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.flywaydb.core.Flyway;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -54,6 +58,16 @@ public final class TestDatabase {
 
     public DataSourceTransactionManager transactionManager() {
         return transactionManager;
+    }
+
+    /**
+     * The JDBC store's {@link EventPositions} on this database, reading a stand-in {@code domain_event_entry} a test
+     * creates with the two columns it reads ({@code global_index}, {@code event_identifier}).
+     */
+    public EventPositions jdbcEventPositions() {
+        return new JdbcEventPositions(new SpringDataSourceConnectionProvider(dataSource), EventSchema.builder()
+                .eventTable("domain_event_entry").globalIndexColumn("global_index")
+                .eventIdentifierColumn("event_identifier").build());
     }
 
     public void clear() {

@@ -1,4 +1,4 @@
-package io.paysession.gateway.infra;
+package io.paysession.gateway.eventstore.jdbc;
 
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 
