@@ -1,6 +1,9 @@
 package io.paysession.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paysession.gateway.security.Pem;
+import io.paysession.gateway.security.RsaSignatures;
 import io.paysession.gateway.security.ServiceKeyStore;
 import io.paysession.gateway.support.Answer;
 import io.paysession.gateway.support.RawHttpConnection;
@@ -41,7 +44,7 @@ class SandboxWebhookInboxTest extends EndToEndTestBase {
     }
 
     @Test
-    void theServicesOwnWebhooksLandInTheInboxAndNothingUnsignedDoes() {
+    void theServicesOwnWebhooksLandInTheInboxAndNothingUnsignedDoes() throws Exception {
         TestPartner partner = registeredPartner("inbox-real", project -> baseUrl() + "/sandbox/webhooks/" + project);
         Answer forged = post(partner.project(), "{\"type\":\"payment_finished\",\"session\":{\"id\":\"ps_1\"}}",
                 partner.sign("{}".getBytes(StandardCharsets.UTF_8)));
@@ -55,6 +58,11 @@ class SandboxWebhookInboxTest extends EndToEndTestBase {
         JsonNode kept = inbox(partner.project()).get(0);
         assertThat(kept.path("body").path("type").asText()).isEqualTo("ready_to_confirm");
         assertThat(kept.path("signature_valid").asBoolean()).isTrue();
+        // the exact bytes and the header as received: a signature anyone can check by hand
+        byte[] raw = kept.path("raw_body").asText().getBytes(StandardCharsets.UTF_8);
+        assertThat(RsaSignatures.verify(Pem.readRsaPublicKey(serviceKey.publicKeyPem()).orElseThrow(), raw,
+                kept.path("signature").asText())).isTrue();
+        assertThat(kept.path("body")).isEqualTo(new ObjectMapper().readTree(raw));
     }
 
     @Test

@@ -29,6 +29,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.security.interfaces.RSAPublicKey;
 import java.time.Clock;
 import java.time.Instant;
@@ -39,7 +40,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A webhook receiver for trying the service by hand: the demo partner's webhooks land here, and
- * {@code GET /sandbox/webhooks/{project}} lists the last ones, newest first. Off in the production profile.
+ * {@code GET /sandbox/webhooks/{project}} lists the last ones, newest first, each with the parsed body, the exact
+ * bytes received ({@code raw_body}) and its {@code signature} header. Off in the production profile.
  * <p>
  * It holds memory for strangers' requests, so it is bounded: only registered projects have an inbox (any other
  * name is 404 with the body unread); only bodies signed with the service key are kept (anything else is 401, so
@@ -88,7 +90,7 @@ public class WebhookInboxController {
                     "X-PARTNER-SIGN is not a signature of the body by the service key");
         }
         inboxes.computeIfAbsent(project, key -> new Inbox())
-                .add(new Received(WireFormat.now(clock), webhookId, body), maxNotifications, maxBytes);
+                .add(new Received(WireFormat.now(clock), webhookId, signature, body), maxNotifications, maxBytes);
         return ResponseEntity.ok().build();
     }
 
@@ -111,6 +113,9 @@ public class WebhookInboxController {
             entry.put("webhook_id", received.webhookId());
         }
         entry.put("signature_valid", true);
+        // the exact bytes and the header, so that anyone can check the signature by hand or with the partner CLI
+        entry.put("raw_body", new String(received.body(), StandardCharsets.UTF_8));
+        entry.put("signature", received.signature());
         try {
             entry.set("body", json.readTree(received.body()));
         } catch (IOException e) {
@@ -120,7 +125,7 @@ public class WebhookInboxController {
     }
 
     /** Kept as received (the raw bytes), so what an inbox holds is what its bound counts. */
-    private record Received(Instant at, String webhookId, byte[] body) {
+    private record Received(Instant at, String webhookId, String signature, byte[] body) {
     }
 
     private static final class Inbox {
