@@ -20,7 +20,8 @@ import java.time.Clock;
 @Command(name = "payments-cli", mixinStandardHelpOptions = true, version = "payments-cli 0.1.0",
         description = "The payment session service from a partner's terminal: sign and send requests, watch and "
                 + "forward webhooks, check signatures.",
-        subcommands = {KeysCommand.class, RequestCommand.class, ListenCommand.class, VerifyWebhookCommand.class,
+        subcommands = {KeysCommand.class, RequestCommand.class, ListenCommand.class, TriggerCommand.class,
+                VerifyWebhookCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Settings: flags, else PAYMENTS_BASE_URL / PAYMENTS_PROJECT / PAYMENTS_KEY, else the profile of "
                 + "the configuration file (--profile, --config), else the demo partner of a service started on this "

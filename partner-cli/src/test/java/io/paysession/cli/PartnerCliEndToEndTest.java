@@ -73,6 +73,24 @@ class PartnerCliEndToEndTest {
         settings.put("payments.webhooks.allowed-networks", "127.0.0.0/8");
         service = RunningService.start(work, settings);
         baseUrl = service.baseUrl();
+        // the demo partner is registered just after the service starts listening: a read of its own (no side
+        // effect) is answered from then on
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (demo("request", "notification/list", "{}").status() != 0) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the demo partner was not registered within 60 s");
+            }
+            sleep(100);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     @AfterAll
@@ -277,7 +295,7 @@ class PartnerCliEndToEndTest {
     @Test
     void everyCommandHasItsHelp() {
         List<List<String>> commands = List.of(List.of(), List.of("keys"), List.of("keys", "generate"),
-                List.of("request"), List.of("listen"), List.of("verify-webhook"));
+                List.of("request"), List.of("listen"), List.of("trigger"), List.of("verify-webhook"));
         for (List<String> command : commands) {
             List<String> withHelp = new java.util.ArrayList<>(command);
             withHelp.add("--help");
