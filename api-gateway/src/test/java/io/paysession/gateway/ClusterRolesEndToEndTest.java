@@ -128,6 +128,18 @@ class ClusterRolesEndToEndTest {
             Answer answer = new ServiceClient(api1.baseUrl()).admin("GET", report, null, TestServiceProperties.ADMIN_TOKEN);
             assertThat(answer.body().path("report").path("rows").findValuesAsText("operation")).contains("payment");
         });
+
+        // the payment processes' dead letters are retried where the processes run: the background node serves the
+        // operator's API; an API node says where to go instead of failing
+        String retry = "/admin/v1/dead-letters/payment-process/retry";
+        Answer onApiNode = new ServiceClient(api1.baseUrl()).admin("POST", retry, "{}", TestServiceProperties.ADMIN_TOKEN);
+        assertThat(onApiNode.status()).as(onApiNode.toString()).isEqualTo(409);
+        assertThat(onApiNode.errorCode()).isEqualTo("invalid_request");
+        assertThat(onApiNode.errorDescription()).contains("does not run on this node", "payments.roles");
+        Answer onBackground = new ServiceClient(background.baseUrl()).admin("POST", retry, "{}",
+                TestServiceProperties.ADMIN_TOKEN);
+        assertThat(onBackground.status()).as(onBackground.toString()).isEqualTo(200);
+        assertThat(onBackground.body().path("sessions_retried").asInt()).isZero();
     }
 
     private static ObjectNode sessionRef(String sessionId) {

@@ -68,8 +68,10 @@ public class NodeRolesConfiguration {
     }
 
     /**
-     * A node without {@code api} serves no partner, payer, widget or admin path: only {@code /actuator/*} (health for
-     * the orchestrator, metrics), under the actuator's own protection. Anything else is 404, as an unknown path is.
+     * A node without {@code api} serves no partner, payer or widget path: only {@code /actuator/*} (health for the
+     * orchestrator, metrics) and the operator's {@code /admin/*} (behind the admin token, as on every node), so that an
+     * operator reaches the node that runs a processor (its dead letters are retried where it runs). Anything else is
+     * 404, as an unknown path is.
      */
     @Order(Ordered.HIGHEST_PRECEDENCE)
     static class OnlyOperationalEndpoints extends OncePerRequestFilter {
@@ -78,7 +80,7 @@ public class NodeRolesConfiguration {
         protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
                 throws ServletException, IOException {
             String path = request.getRequestURI();
-            if (path.equals("/actuator") || path.startsWith("/actuator/")) {
+            if (path.equals("/actuator") || path.startsWith("/actuator/") || path.startsWith("/admin/")) {
                 chain.doFilter(request, response);
                 return;
             }

@@ -1,5 +1,7 @@
 package io.paysession.gateway.deadletter;
 
+import io.paysession.api.error.ErrorCode;
+import io.paysession.gateway.http.HttpException;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.DomainEventMessage;
@@ -163,13 +165,17 @@ class AxonDeadLetters implements DeadLetterAdministration {
     }
 
     private SequencedDeadLetterQueue<EventMessage<?>> queue(String processingGroup) {
-        return processing.deadLetterQueue(processingGroup).orElseThrow(() ->
-                new IllegalArgumentException("no dead-letter queue for " + processingGroup));
+        return processing.deadLetterQueue(processingGroup).orElseThrow(() -> notHere(processingGroup));
     }
 
     private SequencedDeadLetterProcessor<EventMessage<?>> processor(String processingGroup) {
-        return processing.sequencedDeadLetterProcessor(processingGroup).orElseThrow(() ->
-                new IllegalStateException("the processor of " + processingGroup + " has not started"));
+        return processing.sequencedDeadLetterProcessor(processingGroup).orElseThrow(() -> notHere(processingGroup));
+    }
+
+    /** The group's processor does not run on this node (its role is elsewhere, or it has not started yet). */
+    private static HttpException notHere(String processingGroup) {
+        return new HttpException(409, ErrorCode.INVALID_REQUEST, "The processor of " + processingGroup
+                + " does not run on this node (payments.roles, or not started yet): ask a node that runs it");
     }
 
     private static String sequenceOf(DeadLetter<? extends EventMessage<?>> letter) {
