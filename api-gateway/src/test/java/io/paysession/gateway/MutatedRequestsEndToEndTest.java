@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paysession.gateway.support.OpenApiContract;
 import io.paysession.gateway.support.Answer;
 import io.paysession.gateway.support.RequestMutator;
 import io.paysession.gateway.support.RequestMutator.Mutated;
@@ -43,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * request with its mutation and the seed; {@code -Dboundary.seed=<seed>} replays the same mutations and
  * {@code -Dboundary.requests=<n>} sets the number per endpoint.
  */
+@OpenApiContract.SendsOddRequests
 class MutatedRequestsEndToEndTest extends EndToEndTestBase {
 
     private static final long SEED = Long.getLong("boundary.seed", System.nanoTime());

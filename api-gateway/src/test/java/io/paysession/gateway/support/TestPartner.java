@@ -143,6 +143,8 @@ public final class TestPartner {
             } catch (IOException e) {
                 body = JSON.missingNode();
             }
+            OpenApiContract.checkExchange(request.method(), request.uri(), request.headers(),
+                    OpenApiContract.bytesOf(request), response.statusCode(), response.headers(), response.body());
             return new Answer(response.statusCode(), body, response.headers(), response.body());
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -198,6 +198,7 @@ public final class WebhookReceiver implements AutoCloseable {
             String webhookId = exchange.getRequestHeaders().getFirst("X-PARTNER-WEBHOOK-ID");
             boolean signatureValid = verify(body, exchange.getRequestHeaders().getFirst("X-PARTNER-SIGN"));
             JsonNode tree = JSON.readTree(body);
+            OpenApiContract.checkWebhook(tree.path("type").asText(), body);
             Request request = new Request(arrivals.getAndIncrement(), project, webhookId, tree.path("type").asText(),
                     tree.path("session").path("id").asText(), signatureValid,
                     attemptsById.computeIfAbsent(String.valueOf(webhookId), id -> new AtomicInteger()).incrementAndGet(),
