@@ -23,8 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The operator's dashboard (docs/dashboard.md) in a real browser: sign in with the admin token, find a session by
- * its id, open its timeline, step back to an earlier state, send a webhook again and see its new attempt, sign
- * out; a wrong token and a form without its CSRF token refused. Screenshots of each page in
+ * its id, open its timeline, step back to an earlier state, send a webhook again and see its new attempt, the
+ * partner's webhook health and its chart, its reconciliation report with the verdict and its chart, the live chart
+ * updating itself as a session starts, sign out; a wrong token and a form without its CSRF token refused. Screenshots of each page in
  * {@code target/screenshots/}.
  */
 class DashboardInBrowserTest extends EndToEndTestBase {
@@ -50,8 +51,16 @@ class DashboardInBrowserTest extends EndToEndTestBase {
     @Test
     void anOperatorFindsASessionStepsThroughItsHistoryAndSendsAWebhookAgain() {
         TestPartner partner = registeredPartner("dashboard");
-        String sessionId = initiatedAndConfirmed(partner, "/api/v1/session/init/payment",
-                cardPayment("4242424242424242", "123").put("metadata", "dashboard " + System.nanoTime()));
+        String body = cardPayment("4242424242424242", "123")
+                .put("metadata", "dashboard " + java.util.UUID.randomUUID()).toString();
+        String key = "order-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        Answer init = partner.post("/api/v1/session/init/payment", body, key);
+        assertThat(init.status()).isEqualTo(200);
+        Answer retried = partner.post("/api/v1/session/init/payment", body, key);
+        assertThat(retried.headers().firstValue("X-PARTNER-IDEMPOTENT-REPLAY")).hasValue("true");
+        String sessionId = init.session().path("id").asText();
+        WEBHOOKS.await(sessionId, "ready_to_confirm", WEBHOOK_WAIT);
+        assertThat(partner.post("/api/v1/session/confirm", sessionRef(sessionId)).status()).isEqualTo(200);
         WEBHOOKS.await(sessionId, "payment_finished", WEBHOOK_WAIT);
         WebDriver page = browser.driver();
 
@@ -85,6 +94,8 @@ class DashboardInBrowserTest extends EndToEndTestBase {
         String timeline = page.findElement(By.id("timeline")).getText();
         assertThat(timeline).contains("SessionCreatedEvent", "PaymentSucceededEvent", "POST /api/v1/session/init/payment",
                 "POST /api/v1/session/confirm");
+        assertThat(timeline).as("the key and its decision beside the request").contains(key + " (first_use)");
+        assertThat(page.findElement(By.id("idempotency")).getText()).contains(key, "first_use", "replay");
         assertThat(page.findElement(By.id("view")).getText()).contains("\"status\" : \"accepted\"")
                 .doesNotContain("4242424242424242");
         browser.screenshot("dashboard-session");
@@ -114,6 +125,47 @@ class DashboardInBrowserTest extends EndToEndTestBase {
         assertThat(webhook(page, "payment_finished").getText()).contains("resend 1");
         browser.screenshot("dashboard-webhook-sent-again");
 
+        page.findElement(By.linkText("Webhook health")).click();
+        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("health")));
+        WebElement partnerHealth = page.findElement(By.cssSelector("#health tr[data-project='" + partner.project() + "']"));
+        List<String> cells = partnerHealth.findElements(By.tagName("td")).stream().map(WebElement::getText).toList();
+        assertThat(cells.get(3)).as("attempts in 24 h: ready_to_confirm, payment_finished and its resend").isEqualTo("3");
+        assertThat(cells.get(4)).isEqualTo("100.0 %");
+        assertThat(cells.get(5)).endsWith(" ms");
+        assertThat(cells.get(8)).as("parked").isEqualTo("0");
+        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#attempts-chart[data-rendered='true'] canvas")));
+        browser.screenshot("dashboard-webhook-health");
+
+        page.findElement(By.linkText("Reconciliation")).click();
+        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("report-project")));
+        new org.openqa.selenium.support.ui.Select(page.findElement(By.id("report-project")))
+                .selectByVisibleText(partner.project());
+        page.findElement(By.id("report-show")).click();
+        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.urlContains("project="));
+        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("report")));
+        String report = page.findElement(By.id("report")).getText();
+        assertThat(report).contains("RUB", "card", "payment", "100.00", "Total");
+        assertThat(page.findElement(By.id("verdict")).getText()).startsWith("Verified");
+        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#report-chart[data-rendered='true'] canvas")));
+        assertThat(page.findElement(By.id("csv")).getAttribute("href")).contains("/dashboard/reconciliation.csv?project="
+                + partner.project());
+        browser.screenshot("dashboard-reconciliation");
+
+        page.findElement(By.linkText("Live")).click();
+        WebElement live = browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#live-chart[data-rendered='true']")));
+        long startedBefore = Long.parseLong(live.getAttribute("data-total-started"));
+        assertThat(startedBefore).as("this test's session, at least, started in the last hour").isPositive();
+        Answer another = partner.post("/api/v1/session/init/payment",
+                cardPayment("4242424242424242", "123").put("metadata", "live " + java.util.UUID.randomUUID()));
+        assertThat(another.status()).as(another.toString()).isEqualTo(200);
+        browser.waitUpTo(Duration.ofSeconds(30)).until(driver -> Long.parseLong(driver.findElement(By.id("live-chart"))
+                .getAttribute("data-total-started")) > startedBefore);
+        assertThat(live.getAttribute("data-updated")).as("redrawn from /dashboard/live.json").isNotBlank();
+        browser.screenshot("dashboard-live");
+
         page.findElement(By.id("sign-out")).click();
         browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.urlMatches(".*/dashboard/sign-in$"));
         page.get(baseUrl() + "/dashboard/sessions");
@@ -137,6 +189,31 @@ class DashboardInBrowserTest extends EndToEndTestBase {
         String csrf = sessions.text().replaceAll("(?s).*name=\"csrf\" value=\"([^\"]+)\".*", "$1");
         assertThat(csrf).matches("[A-Za-z0-9_-]{43}");
 
+        TestPartner partner = registeredPartner("dashboard-csv");
+        String sessionId = initiatedAndConfirmed(partner, "/api/v1/session/init/payment",
+                cardPayment("4242424242424242", "123").put("metadata", "csv " + java.util.UUID.randomUUID()));
+        WEBHOOKS.await(sessionId, "payment_finished", WEBHOOK_WAIT);
+        String search = "/dashboard/sessions?project=" + partner.project();
+        assertThat(page(search + "&status=accepted&method=payment:card", cookie)).contains(sessionId);
+        assertThat(page(search + "&method=payout:iban", cookie)).doesNotContain(sessionId).contains("No session matches.");
+        assertThat(page(search + "&status=cancelled", cookie)).doesNotContain(sessionId);
+        assertThat(page(search + "&from=2000-01-01&to=2000-01-31", cookie)).doesNotContain(sessionId);
+        assertThat(page(search + "&status=lost&from=yesterday", cookie)).contains("Unknown status lost.",
+                "from must be a date").contains(sessionId);
+        String csvPath = "/dashboard/reconciliation.csv?project=" + partner.project();
+        Answer csvSignedOut = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + csvPath)).GET().build());
+        assertThat(csvSignedOut.status()).isEqualTo(303);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            Answer csv = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + csvPath))
+                    .header("Cookie", cookie).GET().build());
+            assertThat(csv.status()).isEqualTo(200);
+            assertThat(csv.headers().firstValue("Content-Type")).hasValue("text/csv;charset=UTF-8");
+            assertThat(csv.headers().firstValue("Content-Disposition")).hasValueSatisfying(disposition ->
+                    assertThat(disposition).startsWith("attachment; filename=\"reconciliation-" + partner.project()));
+            assertThat(csv.text()).startsWith("section,day,currency,method,operation,count,gross,fees,net")
+                    .contains("row,", ",rub,card,payment,1,10000,");
+        });
+
         String resend = "/dashboard/sessions/ps_1/webhooks/00000000-0000-0000-0000-000000000000/resend";
         assertThat(form(resend, "", cookie).status()).as("no CSRF token").isEqualTo(403);
         assertThat(form(resend, "csrf=" + "A".repeat(43), cookie).status()).as("another CSRF token").isEqualTo(403);
@@ -152,6 +229,13 @@ class DashboardInBrowserTest extends EndToEndTestBase {
         assertThat(after.headers().firstValue("Location")).hasValue("/dashboard/sign-in");
 
         assertThat(form("/dashboard/sign-in", "token=wrong", null).status()).isEqualTo(401);
+    }
+
+    private String page(String path, String cookie) {
+        Answer answer = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + path))
+                .header("Cookie", cookie).GET().build());
+        assertThat(answer.status()).as(path).isEqualTo(200);
+        return answer.text();
     }
 
     private static WebElement webhook(WebDriver page, String type) {

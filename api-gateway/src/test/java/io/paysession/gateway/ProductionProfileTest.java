@@ -125,7 +125,10 @@ class ProductionProfileTest extends EndToEndTestBase {
         String interaction = "/sandbox/interactions/" + "ab".repeat(20);
         for (Answer answer : List.of(get(application, interaction), post(application, interaction + "/approve"),
                 post(application, interaction + "/decline"), get(application, "/sandbox/webhooks/demo"),
-                post(application, "/sandbox/webhooks/demo"))) {
+                post(application, "/sandbox/webhooks/demo"),
+                // the operator dashboard is off unless PAYMENTS_DASHBOARD_ENABLED (docs/dashboard.md)
+                get(application, "/dashboard/sign-in"), get(application, "/dashboard/sessions"),
+                post(application, "/dashboard/sign-in"))) {
             assertThat(answer.status()).as(answer.toString()).isEqualTo(404);
             assertThat(answer.errorCode()).as("the API's answer to an unknown path").isEqualTo("invalid_request");
         }

@@ -9,17 +9,23 @@ import com.samskivert.mustache.Template;
 import io.paysession.api.session.SessionId;
 import io.paysession.api.session.view.SessionView;
 import io.paysession.api.wire.WireFormat;
-import io.paysession.api.error.ErrorCode;
-import io.paysession.gateway.http.HttpException;
+import io.paysession.gateway.idempotency.IdempotencyAudit;
 import io.paysession.gateway.security.AdminToken;
+import io.paysession.api.settlement.ReportRow;
+import io.paysession.api.settlement.SettlementReport;
+import io.paysession.query.audit.Reconciliation;
+import io.paysession.query.audit.ReportFormats;
 import io.paysession.query.audit.SessionAudit;
 import io.paysession.query.session.SessionSearch;
 import io.paysession.webhook.admin.NotificationFilter;
 import io.paysession.webhook.admin.NotificationRecord;
 import io.paysession.webhook.admin.WebhookAdministration;
+import io.paysession.webhook.admin.WebhookHealth;
+import io.paysession.webhook.delivery.WebhookDispatcher;
+import org.springframework.beans.factory.ObjectProvider;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
@@ -54,40 +60,56 @@ import java.util.function.Function;
  * script of its own on these pages. Signed in with the admin token: a cookie ({@code HttpOnly}, {@code SameSite=Strict},
  * {@code Path=/dashboard}, {@code Secure} behind HTTPS) names a row of {@link DashboardSignIns}; every action is a
  * POST with the sign-in's CSRF token. Off with {@code payments.dashboard.enabled=false} (the production profile's
- * default): every page is then 404.
+ * default): the controller is then not there and every {@code /dashboard} path is the API's 404.
  */
 @RestController
+@ConditionalOnProperty(name = "payments.dashboard.enabled", havingValue = "true", matchIfMissing = true)
 public class DashboardController {
 
     static final String COOKIE = "payments_dashboard";
     static final int PAGE_SIZE = 25;
+    static final int LIVE_MINUTES = 60;
     private static final String POLICY = "default-src 'none'; style-src 'self'; img-src 'self' data:; "
             + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+    private static final String CHART_POLICY = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+            + "img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+    private static final String ECHARTS = "/webjars/echarts/" + webjarVersion("org.webjars.npm", "echarts")
+            + "/dist/echarts.min.js";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final boolean enabled;
     private final AdminToken adminToken;
     private final DashboardSignIns signIns;
     private final SessionSearch search;
     private final SessionAudit audit;
     private final WebhookAdministration webhooks;
+    private final WebhookHealth health;
+    private final ObjectProvider<WebhookDispatcher> dispatcher;
+    private final Reconciliation reconciliation;
+    private final IdempotencyAudit idempotency;
     private final Map<String, Template> templates = new HashMap<>();
     private final byte[] stylesheet;
+    private final byte[] charts;
 
-    public DashboardController(@Value("${payments.dashboard.enabled:true}") boolean enabled, AdminToken adminToken,
+    public DashboardController(AdminToken adminToken,
                                DashboardSignIns signIns, SessionSearch search, SessionAudit audit,
-                               WebhookAdministration webhooks, Mustache.Compiler compiler) {
-        this.enabled = enabled;
+                               WebhookAdministration webhooks, WebhookHealth health,
+                               ObjectProvider<WebhookDispatcher> dispatcher, Reconciliation reconciliation,
+                               IdempotencyAudit idempotency, Mustache.Compiler compiler) {
         this.adminToken = adminToken;
         this.signIns = signIns;
         this.search = search;
         this.audit = audit;
         this.webhooks = webhooks;
-        for (String name : List.of("sign-in", "sessions", "session", "message")) {
+        this.health = health;
+        this.dispatcher = dispatcher;
+        this.reconciliation = reconciliation;
+        this.idempotency = idempotency;
+        for (String name : List.of("sign-in", "sessions", "session", "message", "webhooks", "reconciliation", "live")) {
             templates.put(name, compiler.loadTemplate("dashboard/" + name));
         }
         try {
             this.stylesheet = new ClassPathResource("dashboard/dashboard.css").getContentAsByteArray();
+            this.charts = new ClassPathResource("dashboard/charts.js").getContentAsByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -97,20 +119,17 @@ public class DashboardController {
 
     @GetMapping({"/dashboard", "/dashboard/"})
     public ResponseEntity<String> home(HttpServletRequest request) {
-        requireEnabled();
         return redirect(signedIn(request).isPresent() ? "/dashboard/sessions" : "/dashboard/sign-in");
     }
 
     @GetMapping("/dashboard/sign-in")
     public ResponseEntity<String> signInPage() {
-        requireEnabled();
         return page(HttpStatus.OK, "sign-in", Map.of("title", "Sign in"));
     }
 
     @PostMapping(value = "/dashboard/sign-in", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
     public ResponseEntity<String> signIn(@RequestParam(name = "token", required = false) String token,
                                          HttpServletRequest request) {
-        requireEnabled();
         if (token == null || !adminToken.accepts("Bearer " + token.trim())) {
             return page(HttpStatus.UNAUTHORIZED, "sign-in", Map.of("title", "Sign in",
                     "error", "That is not the admin token."));
@@ -124,7 +143,6 @@ public class DashboardController {
     @PostMapping(value = "/dashboard/sign-out", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
     public ResponseEntity<String> signOut(@RequestParam(name = "csrf", required = false) String csrf,
                                           HttpServletRequest request) {
-        requireEnabled();
         Optional<DashboardSignIns.SignIn> signIn = signedIn(request);
         if (signIn.isEmpty()) {
             return redirect("/dashboard/sign-in");
@@ -139,7 +157,6 @@ public class DashboardController {
 
     @GetMapping("/dashboard/dashboard.css")
     public ResponseEntity<byte[]> stylesheet() {
-        requireEnabled();
         return ResponseEntity.ok().contentType(new MediaType("text", "css", StandardCharsets.UTF_8))
                 .cacheControl(CacheControl.noCache()).header("X-Content-Type-Options", "nosniff").body(stylesheet);
     }
@@ -212,6 +229,22 @@ public class DashboardController {
             model.put("id", sessionId);
             model.put("session_id", sessionId);
             Long chosen = position == null || !position.matches("[0-9]{1,18}") ? null : Long.parseLong(position);
+            Map<String, String> decisions = new HashMap<>();
+            List<Map<String, Object>> keyed = new ArrayList<>();
+            for (JsonNode decision : idempotency.decisionsOfSession(sessionId)) {
+                decisions.put(decision.path("request_id").asText(), decision.path("decision").asText());
+                Map<String, Object> line = new HashMap<>();
+                for (String field : List.of("decided_at", "endpoint", "idempotency_key", "decision", "response_status",
+                        "request_id")) {
+                    line.put(field, decision.path(field).asText(""));
+                }
+                if (decision.hasNonNull("original_request_id")) {
+                    line.put("original_request_id", decision.get("original_request_id").asText());
+                }
+                keyed.add(line);
+            }
+            model.put("keyed", keyed);
+            model.put("no_keyed", keyed.isEmpty());
             List<Map<String, Object>> timeline = new ArrayList<>();
             Long previous = null;
             Long next = null;
@@ -234,6 +267,10 @@ public class DashboardController {
                         }
                     }
                     requestRow.putIfAbsent("endpoint", "");
+                    String decision = decisions.get(origin.path("request_id").asText());
+                    if (decision != null) {
+                        requestRow.put("decision", decision);
+                    }
                     row.put("request", requestRow);
                 }
                 row.put("payload", pretty(event.path("payload")));
@@ -303,11 +340,252 @@ public class DashboardController {
         });
     }
 
+    @GetMapping("/dashboard/charts.js")
+    public ResponseEntity<byte[]> chartsScript() {
+        return ResponseEntity.ok().contentType(new MediaType("text", "javascript", StandardCharsets.UTF_8))
+                .cacheControl(CacheControl.noCache()).header("X-Content-Type-Options", "nosniff").body(charts);
+    }
+
+    // ---------- webhook health ----------
+
+    @GetMapping("/dashboard/webhooks")
+    public ResponseEntity<String> webhookHealth(HttpServletRequest request) {
+        return whenSignedIn(request, signIn -> {
+            Map<String, Object> model = base(signIn, "Webhook health");
+            List<Map<String, Object>> partners = new ArrayList<>();
+            WebhookDispatcher node = dispatcher.getIfAvailable();
+            for (WebhookHealth.PartnerHealth partner : health.partners()) {
+                Map<String, Object> row = new HashMap<>();
+                row.put("project", partner.project());
+                row.put("attempts_hour", partner.attemptsHour());
+                row.put("succeeded_hour", partner.succeededHour());
+                row.put("attempts_day", partner.attemptsDay());
+                row.put("success_day", partner.successRateDay() == null ? "–"
+                        : String.format(java.util.Locale.ROOT, "%.1f %%", partner.successRateDay() * 100));
+                row.put("p50", milliseconds(partner.medianLatency()));
+                row.put("p99", milliseconds(partner.p99Latency()));
+                row.put("pending", partner.pending());
+                row.put("parked", partner.parked());
+                String circuit = node == null ? "not on this node"
+                        : node.circuitState(partner.project()).orElse("CLOSED");
+                row.put("circuit", circuit);
+                row.put("circuit_class", circuit.equals("CLOSED") ? "accepted"
+                        : circuit.equals("OPEN") ? "cancelled" : "pending");
+                partners.add(row);
+            }
+            model.put("partners", partners);
+            model.put("no_partners", partners.isEmpty());
+            List<String> labels = new ArrayList<>();
+            List<Long> succeeded = new ArrayList<>();
+            List<Long> failed = new ArrayList<>();
+            for (WebhookHealth.HourBucket hour : health.hours()) {
+                labels.add(hour.hour().toString().substring(11, 16));
+                succeeded.add(hour.succeeded());
+                failed.add(hour.attempts() - hour.succeeded());
+            }
+            model.put("chart_json", chart("bar", labels, List.of(
+                    Map.of("name", "succeeded", "values", succeeded, "stack", "attempts", "color", "#2e8b57"),
+                    Map.of("name", "failed", "values", failed, "stack", "attempts", "color", "#c0392b"))));
+            model.put("echarts", ECHARTS);
+            return chartPage("webhooks", model);
+        });
+    }
+
+    // ---------- live ----------
+
+    @GetMapping("/dashboard/live")
+    public ResponseEntity<String> live(HttpServletRequest request) {
+        return whenSignedIn(request, signIn -> {
+            Map<String, Object> model = base(signIn, "Live");
+            model.put("chart_json", liveChart());
+            model.put("echarts", ECHARTS);
+            return chartPage("live", model);
+        });
+    }
+
+    /** The live chart's data, asked for again by the page every few seconds. */
+    @GetMapping("/dashboard/live.json")
+    public ResponseEntity<String> liveData(HttpServletRequest request) {
+        if (signedIn(request).isEmpty()) {
+            return ResponseEntity.status(HttpStatus.UNAUTHORIZED).contentType(MediaType.APPLICATION_JSON)
+                    .cacheControl(CacheControl.noStore()).body("{\"signed_in\":false}");
+        }
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).cacheControl(CacheControl.noStore())
+                .header("X-Content-Type-Options", "nosniff").body(liveChart());
+    }
+
+    private String liveChart() {
+        List<String> labels = new ArrayList<>();
+        List<Long> started = new ArrayList<>();
+        List<Long> finished = new ArrayList<>();
+        for (SessionSearch.Minute minute : search.perMinute(Instant.now(), LIVE_MINUTES)) {
+            labels.add(minute.minute().toString().substring(11, 16));
+            started.add(minute.started());
+            finished.add(minute.finished());
+        }
+        return chart("line", labels, List.of(Map.of("name", "started", "values", started, "color", "#4a6fd1"),
+                Map.of("name", "finished", "values", finished, "color", "#2e8b57")));
+    }
+
+    // ---------- reconciliation ----------
+
+    @GetMapping("/dashboard/reconciliation")
+    public ResponseEntity<String> reconciliation(@RequestParam Map<String, String> query, HttpServletRequest request) {
+        return whenSignedIn(request, signIn -> {
+            Map<String, Object> model = base(signIn, "Reconciliation");
+            List<String> projects = search.projects();
+            String project = blankToNull(query.get("project"));
+            if (project == null && !projects.isEmpty()) {
+                project = projects.get(0);
+            }
+            List<String> problems = new ArrayList<>();
+            LocalDate to = date(query.get("to"), LocalDate.now(ZoneOffset.UTC), problems, "to");
+            LocalDate from = date(query.get("from"), to.minusDays(6), problems, "from");
+            if (from.isAfter(to) || from.plusDays(366).isBefore(to)) {
+                problems.add("from must be before to, at most a year apart.");
+                from = to.minusDays(6);
+            }
+            model.put("projects", options(projects, project));
+            model.put("filter", Map.of("from", from.toString(), "to", to.toString()));
+            model.put("problems", problems);
+            model.put("echarts", ECHARTS);
+            if (project == null || !projects.contains(project)) {
+                model.put("no_project", true);
+                return chartPage("reconciliation", model);
+            }
+            SettlementReport report = reconciliation.report(project, from, to, false);
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (ReportRow row : report.rows()) {
+                rows.add(reportRow(row, row.day().toString()));
+            }
+            List<Map<String, Object>> totals = new ArrayList<>();
+            report.totals().forEach((currency, total) -> totals.add(reportRow(total, "")));
+            model.put("rows", rows);
+            model.put("totals", totals);
+            model.put("empty", rows.isEmpty());
+            model.put("report", Map.of("project", project, "position", report.position(),
+                    "failures", report.failures().size()));
+            model.put("csv", "/dashboard/reconciliation.csv?project=" + encode(project) + "&from=" + from + "&to=" + to);
+            Reconciliation.Verification verification = reconciliation.verify(project, from, to);
+            model.put("verification", Map.of("matches", verification.matches(), "position", verification.position(),
+                    "differences", verification.differences()));
+            model.put("chart_json", reconciliationChart(report, from, to));
+            return chartPage("reconciliation", model);
+        });
+    }
+
+    @GetMapping("/dashboard/reconciliation.csv")
+    public ResponseEntity<String> reconciliationCsv(@RequestParam Map<String, String> query,
+                                                    HttpServletRequest request) {
+        if (signedIn(request).isEmpty()) {
+            return redirect("/dashboard/sign-in");
+        }
+        String project = blankToNull(query.get("project"));
+        List<String> problems = new ArrayList<>();
+        LocalDate to = date(query.get("to"), LocalDate.now(ZoneOffset.UTC), problems, "to");
+        LocalDate from = date(query.get("from"), to.minusDays(6), problems, "from");
+        if (project == null || !search.projects().contains(project) || !problems.isEmpty() || from.isAfter(to)) {
+            return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(MediaType.TEXT_PLAIN)
+                    .body("project, from and to must name a registered partner and a date range\n");
+        }
+        SettlementReport report = reconciliation.report(project, from, to, false);
+        return ResponseEntity.ok().contentType(new MediaType("text", "csv", StandardCharsets.UTF_8))
+                .cacheControl(CacheControl.noStore())
+                .header(HttpHeaders.CONTENT_DISPOSITION, "attachment; filename=\"reconciliation-" + project + "-"
+                        + from + "-" + to + ".csv\"")
+                .body(ReportFormats.csv(report));
+    }
+
+    private static Map<String, Object> reportRow(ReportRow row, String day) {
+        Map<String, Object> line = new HashMap<>();
+        line.put("day", day);
+        line.put("currency", row.currency().toUpperCase(java.util.Locale.ROOT));
+        line.put("method", row.method() == null ? "" : row.method());
+        line.put("operation", row.operation() == null ? "" : row.operation());
+        line.put("count", row.count());
+        line.put("gross", money(row.gross(), row.currency()));
+        line.put("fees", money(row.fees(), row.currency()));
+        line.put("net", money(row.net(), row.currency()));
+        return line;
+    }
+
+    /** Net per day of the report's first currency, a series per operation. */
+    private static String reconciliationChart(SettlementReport report, LocalDate from, LocalDate to) {
+        List<String> labels = new ArrayList<>();
+        for (LocalDate day = from; !day.isAfter(to); day = day.plusDays(1)) {
+            labels.add(day.toString());
+        }
+        String currency = report.totals().keySet().stream().findFirst().orElse(null);
+        Map<String, long[]> byOperation = new java.util.TreeMap<>();
+        for (ReportRow row : report.rows()) {
+            if (row.currency().equals(currency)) {
+                long[] values = byOperation.computeIfAbsent(row.operation(), operation -> new long[labels.size()]);
+                values[labels.indexOf(row.day().toString())] += row.net();
+            }
+        }
+        int digits = currency == null ? 2 : java.util.Currency.getInstance(currency.toUpperCase(java.util.Locale.ROOT))
+                .getDefaultFractionDigits();
+        List<Map<String, Object>> series = new ArrayList<>();
+        byOperation.forEach((operation, values) -> {
+            List<java.math.BigDecimal> amounts = new ArrayList<>();
+            for (long value : values) {
+                amounts.add(java.math.BigDecimal.valueOf(value, Math.max(digits, 0)));
+            }
+            series.add(Map.of("name", operation + (currency == null ? "" : " (net, "
+                    + currency.toUpperCase(java.util.Locale.ROOT) + ")"), "values", amounts, "stack", "net"));
+        });
+        return chart("bar", labels, series);
+    }
+
+    private static String money(long minorUnits, String currency) {
+        int digits = java.util.Currency.getInstance(currency.toUpperCase(java.util.Locale.ROOT)).getDefaultFractionDigits();
+        return java.math.BigDecimal.valueOf(minorUnits, Math.max(digits, 0)).toPlainString();
+    }
+
+    private static String milliseconds(Double value) {
+        return value == null ? "–" : Math.round(value) + " ms";
+    }
+
+    /** A chart's data for charts.js, as JSON inside a {@code <script type="application/json">}: {@code <} escaped. */
+    private static String chart(String type, List<String> labels, List<Map<String, Object>> series) {
+        try {
+            return JSON.writeValueAsString(Map.of("type", type, "labels", labels, "series", series))
+                    .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static LocalDate date(String text, LocalDate otherwise, List<String> problems, String name) {
+        if (text == null || text.isBlank()) {
+            return otherwise;
+        }
+        try {
+            return LocalDate.parse(text.trim());
+        } catch (DateTimeParseException e) {
+            problems.add(name + " must be a date (2026-11-27).");
+            return otherwise;
+        }
+    }
+
+    private static String encode(String text) {
+        return java.net.URLEncoder.encode(text, StandardCharsets.UTF_8);
+    }
+
+    /** A page with charts: the service's own scripts (ECharts from its webjar, charts.js) and ECharts' inline styles. */
+    private ResponseEntity<String> chartPage(String template, Map<String, Object> model) {
+        return ResponseEntity.ok().contentType(new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8))
+                .cacheControl(CacheControl.noStore())
+                .header("Content-Security-Policy", CHART_POLICY)
+                .header("X-Content-Type-Options", "nosniff")
+                .header("Referrer-Policy", "no-referrer")
+                .body(templates.get(template).execute(model));
+    }
+
     // ---------- plumbing ----------
 
     private ResponseEntity<String> whenSignedIn(HttpServletRequest request,
                                                 Function<DashboardSignIns.SignIn, ResponseEntity<String>> page) {
-        requireEnabled();
         Optional<DashboardSignIns.SignIn> signIn = signedIn(request);
         if (signIn.isEmpty()) {
             if ("POST".equals(request.getMethod())) {
@@ -329,13 +607,6 @@ public class DashboardController {
             }
         }
         return Optional.empty();
-    }
-
-    private void requireEnabled() {
-        if (!enabled) {
-            throw new HttpException(404, ErrorCode.INVALID_REQUEST, "The dashboard is not enabled on this service "
-                    + "(payments.dashboard.enabled)");
-        }
     }
 
     private ResponseEntity<String> refusedForm() {
@@ -424,6 +695,20 @@ public class DashboardController {
 
     private static String orEmpty(String text) {
         return text == null ? "" : text;
+    }
+
+    private static String webjarVersion(String group, String artifact) {
+        try (java.io.InputStream in = DashboardController.class.getResourceAsStream(
+                "/META-INF/maven/" + group + "/" + artifact + "/pom.properties")) {
+            if (in == null) {
+                throw new IllegalStateException("the " + artifact + " webjar is not on the class path");
+            }
+            java.util.Properties properties = new java.util.Properties();
+            properties.load(in);
+            return properties.getProperty("version");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String pretty(JsonNode node) {

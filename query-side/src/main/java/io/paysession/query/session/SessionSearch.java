@@ -87,6 +87,53 @@ public class SessionSearch {
         return new Page(more ? found.subList(0, limit) : found, more);
     }
 
+    /** Sessions started, and sessions that reached {@code accepted} or {@code cancelled}, in one minute. */
+    public record Minute(Instant minute, long started, long finished) {
+    }
+
+    /**
+     * The last {@code minutes} minutes up to the current one, oldest first, empty minutes included. A session counts
+     * as started in the minute of its {@code created_at} and as finished in the minute of its last change if that
+     * left it {@code accepted} or {@code cancelled} (a later refund moves it to the refund's minute). Only sessions
+     * created in the day before the window are looked at for the finished ones, so that the index on
+     * {@code created_at} bounds the query: a session held longer (a delayed capture) is not counted when it ends.
+     */
+    public List<Minute> perMinute(Instant now, int minutes) {
+        Instant last = now.truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+        Instant first = last.minus(java.time.Duration.ofMinutes(minutes - 1L));
+        java.util.Map<Instant, long[]> buckets = new java.util.TreeMap<>();
+        for (Instant minute = first; !minute.isAfter(last); minute = minute.plus(java.time.Duration.ofMinutes(1))) {
+            buckets.put(minute, new long[2]);
+        }
+        jdbc.query("select date_trunc('minute', created_at at time zone 'UTC') as minute, count(*) as n "
+                + "from session_view where created_at >= ? group by 1", row -> {
+            long[] bucket = buckets.get(utc(row.getTimestamp("minute")));
+            if (bucket != null) {
+                bucket[0] = row.getLong("n");
+            }
+        }, Timestamp.from(first));
+        jdbc.query("select date_trunc('minute', updated_at at time zone 'UTC') as minute, count(*) as n "
+                + "from session_view where created_at >= ? and updated_at >= ? and status in ('accepted', 'cancelled') "
+                + "group by 1", row -> {
+            long[] bucket = buckets.get(utc(row.getTimestamp("minute")));
+            if (bucket != null) {
+                bucket[1] = row.getLong("n");
+            }
+        }, Timestamp.from(first.minus(java.time.Duration.ofDays(1))), Timestamp.from(first));
+        List<Minute> result = new ArrayList<>();
+        buckets.forEach((minute, bucket) -> result.add(new Minute(minute, bucket[0], bucket[1])));
+        return result;
+    }
+
+    private static Instant utc(Timestamp local) {
+        return local.toLocalDateTime().toInstant(java.time.ZoneOffset.UTC);
+    }
+
+    /** The registered partners' projects, in order (the dashboard's choices). */
+    public List<String> projects() {
+        return jdbc.queryForList("select project from partner_directory order by project", String.class);
+    }
+
     private SessionView read(String text) {
         try {
             return json.readValue(text, SessionView.class);

@@ -85,6 +85,14 @@ public class WebhookDispatcher implements SmartLifecycle {
                 ? properties.pollInterval() : Duration.ofSeconds(1);
     }
 
+    /**
+     * The partner's circuit on this node ({@code CLOSED}, {@code OPEN}, {@code HALF_OPEN}); empty before its first
+     * delivery here. Each node keeps its own, as the metric {@code payments.webhooks.circuit.state} shows.
+     */
+    public java.util.Optional<String> circuitState(String project) {
+        return circuits.state(project).map(Enum::name);
+    }
+
     @Override
     public synchronized void start() {
         if (running) {
