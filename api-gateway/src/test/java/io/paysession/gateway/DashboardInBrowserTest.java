@@ -178,7 +178,7 @@ class DashboardInBrowserTest extends EndToEndTestBase {
         assertThat(signIn.status()).isEqualTo(303);
         String setCookie = signIn.headers().firstValue("Set-Cookie").orElseThrow();
         assertThat(setCookie).contains("payments_dashboard=", "HttpOnly", "SameSite=Strict", "Path=/dashboard",
-                "Max-Age=1800");
+                "Max-Age=43200");
         String cookie = setCookie.substring(0, setCookie.indexOf(';'));
 
         Answer sessions = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + "/dashboard/sessions"))

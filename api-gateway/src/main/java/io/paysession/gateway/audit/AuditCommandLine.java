@@ -187,6 +187,31 @@ public final class AuditCommandLine implements java.util.concurrent.Callable<Int
         });
     }
 
+    @Command(name = "verify-export",
+            description = {"Check an audit export (GET /admin/v1/audit/export): its hash chain and its signed head.",
+                    "Exit 0 only for an intact chain signed by the key given; 3 otherwise, each problem printed."})
+    int verifyExport(@Parameters(paramLabel = "<file>", description = "the export, JSON lines") Path file,
+                     @Option(names = "--public-key", required = true, paramLabel = "<pem file>",
+                             description = "the service's public key (GET /service/public-key)") Path publicKey,
+                     @Option(names = "--previous-head", paramLabel = "<hash>",
+                             description = "the head hash of the export this one must continue") String previousHead,
+                     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+                     boolean help) throws java.io.IOException {
+        var key = io.paysession.gateway.security.Pem.readRsaPublicKey(java.nio.file.Files.readString(publicKey))
+                .orElseThrow(() -> PaymentsException.invalidRequest(publicKey + " holds no RSA public key (PEM)"));
+        List<String> lines = java.nio.file.Files.readAllLines(file, java.nio.charset.StandardCharsets.UTF_8).stream()
+                .filter(line -> !line.isBlank()).toList();
+        AuditExportVerification.Result result = AuditExportVerification.verify(lines, key, previousHead);
+        if (result.intact()) {
+            out.println("intact: " + result.events() + " event(s), head " + result.headHash()
+                    + ", signed by the service key given");
+            return OK;
+        }
+        out.println("NOT intact: " + result.problems().size() + " problem(s):");
+        result.problems().forEach(problem -> out.println("  " + problem));
+        return DIFFERENCES;
+    }
+
     @Command(name = "replay",
             description = "Rebuild into fresh tables and compare; exit 3 on a difference.")
     int replay(@Option(names = "--projection", paramLabel = "all|session-views|settlement|webhooks") String projection,

@@ -136,7 +136,7 @@ public class DashboardController {
         }
         DashboardSignIns.SignIn signIn = signIns.create();
         return ResponseEntity.status(HttpStatus.SEE_OTHER).location(URI.create("/dashboard/sessions"))
-                .header(HttpHeaders.SET_COOKIE, cookie(signIn.cookie(), DashboardSignIns.IDLE.toSeconds(), request))
+                .header(HttpHeaders.SET_COOKIE, cookie(signIn.cookie(), DashboardSignIns.LONGEST.toSeconds(), request))
                 .cacheControl(CacheControl.noStore()).build();
     }
 

@@ -19,7 +19,8 @@ import java.util.Optional;
 
 /**
  * The dashboard's sign-ins, in {@code dashboard_session}: a random cookie (256 bits) per signed-in browser, kept as
- * its SHA-256 only, with its CSRF token and an idle expiry renewed as the operator uses the dashboard. In
+ * its SHA-256 only, with its CSRF token and an idle expiry renewed as the operator uses the dashboard, and at most
+ * {@link #LONGEST} after the sign-in. In
  * PostgreSQL so that any node serves any signed-in browser and a sign-out ends it on every node.
  */
 @Repository
@@ -27,6 +28,8 @@ public class DashboardSignIns {
 
     /** Signed out after this long without a page asked for. */
     public static final Duration IDLE = Duration.ofMinutes(30);
+    /** Signed out this long after signing in, however busy: the cookie's own lifetime too. */
+    public static final Duration LONGEST = Duration.ofHours(12);
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -67,8 +70,8 @@ public class DashboardSignIns {
         }
         Instant now = clock.instant();
         List<String> csrf = jdbc.queryForList("update dashboard_session set expires_at = ? where cookie_hash = ? "
-                + "and expires_at >= ? returning csrf_token", String.class, Timestamp.from(now.plus(IDLE)), hash(cookie),
-                Timestamp.from(now));
+                + "and expires_at >= ? and created_at >= ? returning csrf_token", String.class,
+                Timestamp.from(now.plus(IDLE)), hash(cookie), Timestamp.from(now), Timestamp.from(now.minus(LONGEST)));
         return csrf.stream().findFirst().map(token -> new SignIn(cookie, token));
     }
 
