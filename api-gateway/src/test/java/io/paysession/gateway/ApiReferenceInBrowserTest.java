@@ -1,9 +1,8 @@
 package io.paysession.gateway;
 
-import io.paysession.gateway.support.HeadlessChromium;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
+import io.paysession.gateway.support.OneBrowser;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -25,28 +24,15 @@ class ApiReferenceInBrowserTest extends EndToEndTestBase {
 
     private static final Duration PAGE_WAIT = Duration.ofSeconds(20);
 
-    private static HeadlessChromium browser;
-
-    @BeforeEach
-    void startBrowser() {
-        if (browser == null) {
-            browser = HeadlessChromium.start();
-        }
-    }
-
-    @AfterAll
-    static void quitBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
+    @RegisterExtension
+    static final OneBrowser BROWSER = new OneBrowser();
 
     @Test
     void thePartnerAndTheAdminReferenceAreRendered() {
-        WebDriver page = browser.driver();
+        WebDriver page = BROWSER.get().driver();
         page.get(baseUrl() + "/docs");
 
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".opblock")));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".opblock")));
         assertThat(page.findElement(By.cssSelector(".info .title")).getText()).contains("partner API");
         List<String> paths = page.findElements(By.cssSelector(".opblock-summary-path")).stream()
                 .map(WebElement::getText).toList();
@@ -56,13 +42,13 @@ class ApiReferenceInBrowserTest extends EndToEndTestBase {
         assertThat(text).as("the webhooks are shown").contains("Webhooks", "payment_finished", "ready_to_confirm");
         assertThat(page.findElements(By.cssSelector(".try-out__btn"))).as("no Try it out: requests need signatures")
                 .isEmpty();
-        browser.screenshot("api-reference-partner");
+        BROWSER.get().screenshot("api-reference-partner");
 
         new Select(page.findElement(By.cssSelector(".topbar select"))).selectByVisibleText("Admin API");
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.textToBePresentInElementLocated(
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.textToBePresentInElementLocated(
                 By.cssSelector(".info .title"), "admin API"));
-        browser.waitUpTo(PAGE_WAIT).until(driver -> driver.findElements(By.cssSelector(".opblock-summary-path"))
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(driver -> driver.findElements(By.cssSelector(".opblock-summary-path"))
                 .stream().anyMatch(path -> path.getText().equals("/admin/v1/partners")));
-        browser.screenshot("api-reference-admin");
+        BROWSER.get().screenshot("api-reference-admin");
     }
 }

@@ -1,12 +1,11 @@
 package io.paysession.gateway;
 
 import io.paysession.gateway.support.Answer;
-import io.paysession.gateway.support.HeadlessChromium;
+import io.paysession.gateway.support.OneBrowser;
 import io.paysession.gateway.support.TestPartner;
 import io.paysession.gateway.support.TestServiceProperties;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -32,21 +31,8 @@ class DashboardInBrowserTest extends EndToEndTestBase {
 
     private static final Duration PAGE_WAIT = Duration.ofSeconds(20);
 
-    private static HeadlessChromium browser;
-
-    @BeforeEach
-    void startBrowser() {
-        if (browser == null) {
-            browser = HeadlessChromium.start();
-        }
-    }
-
-    @AfterAll
-    static void quitBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
+    @RegisterExtension
+    static final OneBrowser BROWSER = new OneBrowser();
 
     @Test
     void anOperatorFindsASessionStepsThroughItsHistoryAndSendsAWebhookAgain() {
@@ -62,34 +48,34 @@ class DashboardInBrowserTest extends EndToEndTestBase {
         WEBHOOKS.await(sessionId, "ready_to_confirm", WEBHOOK_WAIT);
         assertThat(partner.post("/api/v1/session/confirm", sessionRef(sessionId)).status()).isEqualTo(200);
         WEBHOOKS.await(sessionId, "payment_finished", WEBHOOK_WAIT);
-        WebDriver page = browser.driver();
+        WebDriver page = BROWSER.get().driver();
 
         page.get(baseUrl() + "/dashboard");
         assertThat(page.getCurrentUrl()).endsWith("/dashboard/sign-in");
         page.findElement(By.id("token")).sendKeys("not-the-token");
         page.findElement(By.id("sign-in")).click();
         assertThat(page.findElement(By.id("error")).getText()).contains("not the admin token");
-        browser.screenshot("dashboard-sign-in-refused");
+        BROWSER.get().screenshot("dashboard-sign-in-refused");
 
         page.findElement(By.id("token")).sendKeys(TestServiceProperties.ADMIN_TOKEN);
         page.findElement(By.id("sign-in")).click();
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("sessions")));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("sessions")));
         assertThat(page.getCurrentUrl()).endsWith("/dashboard/sessions");
         assertThat(page.findElements(By.cssSelector("#sessions tbody tr"))).isNotEmpty();
-        browser.screenshot("dashboard-sessions");
+        BROWSER.get().screenshot("dashboard-sessions");
 
         page.findElement(By.id("filter-id")).sendKeys(sessionId);
         page.findElement(By.id("search")).click();
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.urlContains("id=" + sessionId));
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("sessions")));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.urlContains("id=" + sessionId));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("sessions")));
         List<WebElement> rows = page.findElements(By.cssSelector("#sessions tbody tr"));
         assertThat(rows).hasSize(1);
         assertThat(rows.get(0).getText()).contains(sessionId, partner.project(), "accepted", "payment:card",
                 "100.00 RUB");
         rows.get(0).findElement(By.linkText(sessionId)).click();
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.urlContains("/dashboard/sessions/" + sessionId));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.urlContains("/dashboard/sessions/" + sessionId));
 
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("timeline")));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("timeline")));
         assertThat(page.findElement(By.id("session-status")).getText()).isEqualTo("accepted");
         String timeline = page.findElement(By.id("timeline")).getText();
         assertThat(timeline).contains("SessionCreatedEvent", "PaymentSucceededEvent", "POST /api/v1/session/init/payment",
@@ -98,76 +84,76 @@ class DashboardInBrowserTest extends EndToEndTestBase {
         assertThat(page.findElement(By.id("idempotency")).getText()).contains(key, "first_use", "replay");
         assertThat(page.findElement(By.id("view")).getText()).contains("\"status\" : \"accepted\"")
                 .doesNotContain("4242424242424242");
-        browser.screenshot("dashboard-session");
+        BROWSER.get().screenshot("dashboard-session");
 
         page.findElements(By.cssSelector("#timeline .as-it-was")).get(0).click();
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.urlContains("position="));
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("step")));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.urlContains("position="));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("step")));
         assertThat(page.findElement(By.id("view")).getText()).as("after SessionCreatedEvent")
                 .contains("\"status\" : \"created\"").doesNotContain("acquiring_payments");
         assertThat(page.findElements(By.id("step-back"))).as("the first event has nothing before it").isEmpty();
-        browser.screenshot("dashboard-session-as-it-was");
+        BROWSER.get().screenshot("dashboard-session-as-it-was");
         page.findElement(By.id("step-forward")).click();
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("step-back")));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("step-back")));
         page.findElement(By.id("step-now")).click();
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.not(ExpectedConditions.urlContains("position=")));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.not(ExpectedConditions.urlContains("position=")));
 
         WebElement finished = webhook(page, "payment_finished");
         int attemptsBefore = finished.findElements(By.cssSelector(".attempts tbody tr")).size();
         int deliveriesBefore = WEBHOOKS.forSession(sessionId).size();
         finished.findElement(By.cssSelector("button.resend")).click();
-        browser.waitUpTo(PAGE_WAIT).until(driver -> {
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(driver -> {
             driver.navigate().refresh();
             return webhook(driver, "payment_finished").findElements(By.cssSelector(".attempts tbody tr")).size()
                     > attemptsBefore;
         });
         assertThat(WEBHOOKS.forSession(sessionId)).as("the partner received it again").hasSizeGreaterThan(deliveriesBefore);
         assertThat(webhook(page, "payment_finished").getText()).contains("resend 1");
-        browser.screenshot("dashboard-webhook-sent-again");
+        BROWSER.get().screenshot("dashboard-webhook-sent-again");
 
         page.findElement(By.linkText("Webhook health")).click();
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("health")));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("health")));
         WebElement partnerHealth = page.findElement(By.cssSelector("#health tr[data-project='" + partner.project() + "']"));
         List<String> cells = partnerHealth.findElements(By.tagName("td")).stream().map(WebElement::getText).toList();
         assertThat(cells.get(3)).as("attempts in 24 h: ready_to_confirm, payment_finished and its resend").isEqualTo("3");
         assertThat(cells.get(4)).isEqualTo("100.0 %");
         assertThat(cells.get(5)).endsWith(" ms");
         assertThat(cells.get(8)).as("parked").isEqualTo("0");
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(
                 By.cssSelector("#attempts-chart[data-rendered='true'] canvas")));
-        browser.screenshot("dashboard-webhook-health");
+        BROWSER.get().screenshot("dashboard-webhook-health");
 
         page.findElement(By.linkText("Reconciliation")).click();
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("report-project")));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("report-project")));
         new org.openqa.selenium.support.ui.Select(page.findElement(By.id("report-project")))
                 .selectByVisibleText(partner.project());
         page.findElement(By.id("report-show")).click();
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.urlContains("project="));
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("report")));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.urlContains("project="));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(By.id("report")));
         String report = page.findElement(By.id("report")).getText();
         assertThat(report).contains("RUB", "card", "payment", "100.00", "Total");
         assertThat(page.findElement(By.id("verdict")).getText()).startsWith("Verified");
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(
                 By.cssSelector("#report-chart[data-rendered='true'] canvas")));
         assertThat(page.findElement(By.id("csv")).getAttribute("href")).contains("/dashboard/reconciliation.csv?project="
                 + partner.project());
-        browser.screenshot("dashboard-reconciliation");
+        BROWSER.get().screenshot("dashboard-reconciliation");
 
         page.findElement(By.linkText("Live")).click();
-        WebElement live = browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(
+        WebElement live = BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(
                 By.cssSelector("#live-chart[data-rendered='true']")));
         long startedBefore = Long.parseLong(live.getAttribute("data-total-started"));
         assertThat(startedBefore).as("this test's session, at least, started in the last hour").isPositive();
         Answer another = partner.post("/api/v1/session/init/payment",
                 cardPayment("4242424242424242", "123").put("metadata", "live " + java.util.UUID.randomUUID()));
         assertThat(another.status()).as(another.toString()).isEqualTo(200);
-        browser.waitUpTo(Duration.ofSeconds(30)).until(driver -> Long.parseLong(driver.findElement(By.id("live-chart"))
+        BROWSER.get().waitUpTo(Duration.ofSeconds(30)).until(driver -> Long.parseLong(driver.findElement(By.id("live-chart"))
                 .getAttribute("data-total-started")) > startedBefore);
         assertThat(live.getAttribute("data-updated")).as("redrawn from /dashboard/live.json").isNotBlank();
-        browser.screenshot("dashboard-live");
+        BROWSER.get().screenshot("dashboard-live");
 
         page.findElement(By.id("sign-out")).click();
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.urlMatches(".*/dashboard/sign-in$"));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.urlMatches(".*/dashboard/sign-in$"));
         page.get(baseUrl() + "/dashboard/sessions");
         assertThat(page.getCurrentUrl()).as("signed out").endsWith("/dashboard/sign-in");
     }
@@ -229,6 +215,11 @@ class DashboardInBrowserTest extends EndToEndTestBase {
         assertThat(after.headers().firstValue("Location")).hasValue("/dashboard/sign-in");
 
         assertThat(form("/dashboard/sign-in", "token=wrong", null).status()).isEqualTo(401);
+        Answer json = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + "/dashboard/sign-in"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"token\":\"" + TestServiceProperties.ADMIN_TOKEN + "\"}"))
+                .build());
+        assertThat(json.status()).as("a body that is not a form is no token, never a 500").isEqualTo(401);
     }
 
     private String page(String path, String cookie) {

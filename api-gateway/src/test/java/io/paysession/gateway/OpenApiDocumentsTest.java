@@ -200,6 +200,10 @@ class OpenApiDocumentsTest extends EndToEndTestBase {
         OpenApiContract.checkExchange("POST", status, json, "{\"session\":\"ps_1\"}".getBytes(StandardCharsets.UTF_8),
                 200, json, session.formatted(""));
         assertThat(OpenApiContract.takeViolations()).as("an accepted request with an undocumented field").isNotEmpty();
+        OpenApiContract.checkExchange("POST", status, json, "{\"pan\":\"4242424242424242\"}".getBytes(StandardCharsets.UTF_8),
+                200, json, session.formatted(""));
+        assertThat(OpenApiContract.takeViolations()).as("a card number in a quoted body is masked").singleElement()
+                .asString().contains("424242…4242").doesNotContain("4242424242424242");
         OpenApiContract.checkWebhook("payment_finished", "{\"type\":\"payment_finished\",\"session\":{}}"
                 .getBytes(StandardCharsets.UTF_8));
         assertThat(OpenApiContract.takeViolations()).as("a webhook without its session's fields").isNotEmpty();

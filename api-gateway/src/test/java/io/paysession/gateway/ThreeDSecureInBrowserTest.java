@@ -2,12 +2,11 @@ package io.paysession.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.paysession.gateway.support.Answer;
-import io.paysession.gateway.support.HeadlessChromium;
+import io.paysession.gateway.support.OneBrowser;
 import io.paysession.gateway.support.TestPartner;
 import io.paysession.gateway.support.WebhookReceiver.Received;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -25,28 +24,14 @@ class ThreeDSecureInBrowserTest extends EndToEndTestBase {
     private static final String THREE_D_SECURE_CARD = "4000000000003220";
     private static final Duration PAGE_WAIT = Duration.ofSeconds(10);
 
-    /** One browser for the class; started in the first test so that a missing one skips each test visibly. */
-    private static HeadlessChromium browser;
-
-    @BeforeEach
-    void startBrowser() {
-        if (browser == null) {
-            browser = HeadlessChromium.start();
-        }
-    }
-
-    @AfterAll
-    static void quitBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
+    @RegisterExtension
+    static final OneBrowser BROWSER = new OneBrowser();
 
     @Test
     void payerApprovesTheChallengeAndThePaymentSucceeds() {
         TestPartner partner = registeredPartner("threeds");
         Challenge challenge = challengeFor(partner);
-        WebDriver page = browser.driver();
+        WebDriver page = BROWSER.get().driver();
 
         page.get(challenge.url());
         assertThat(page.getTitle()).contains("3-D Secure");
@@ -54,12 +39,12 @@ class ThreeDSecureInBrowserTest extends EndToEndTestBase {
         assertThat(page.findElement(By.className("amount")).getText()).isEqualTo("100.00 RUB");
         assertThat(page.findElement(By.tagName("body")).getText()).contains(challenge.paymentId())
                 .doesNotContain("3220");
-        browser.screenshot("3ds-challenge");
+        BROWSER.get().screenshot("3ds-challenge");
 
         page.findElement(By.id("approve")).click();
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "Approved"));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "Approved"));
         assertThat(page.findElements(By.id("approve"))).as("the challenge is answered only once").isEmpty();
-        browser.screenshot("3ds-approved");
+        BROWSER.get().screenshot("3ds-approved");
 
         Received finished = WEBHOOKS.await(challenge.sessionId(), "payment_finished", WEBHOOK_WAIT);
         assertThat(finished.signatureValid()).isTrue();
@@ -80,11 +65,11 @@ class ThreeDSecureInBrowserTest extends EndToEndTestBase {
     void payerDeclinesTheChallengeAndThePaymentFailsWithA3dsError() {
         TestPartner partner = registeredPartner("threeds-decline");
         Challenge challenge = challengeFor(partner);
-        WebDriver page = browser.driver();
+        WebDriver page = BROWSER.get().driver();
 
         page.get(challenge.url());
         page.findElement(By.id("decline")).click();
-        browser.waitUpTo(PAGE_WAIT).until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "Declined"));
+        BROWSER.get().waitUpTo(PAGE_WAIT).until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "Declined"));
 
         Received finished = WEBHOOKS.await(challenge.sessionId(), "payment_finished", WEBHOOK_WAIT);
         assertThat(finished.signatureValid()).isTrue();

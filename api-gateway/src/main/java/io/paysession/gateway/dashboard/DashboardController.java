@@ -10,6 +10,7 @@ import io.paysession.api.session.SessionId;
 import io.paysession.api.session.view.SessionView;
 import io.paysession.api.wire.WireFormat;
 import io.paysession.gateway.idempotency.IdempotencyAudit;
+import io.paysession.gateway.infra.Webjars;
 import io.paysession.gateway.security.AdminToken;
 import io.paysession.api.settlement.ReportRow;
 import io.paysession.api.settlement.SettlementReport;
@@ -73,7 +74,7 @@ public class DashboardController {
             + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
     private static final String CHART_POLICY = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
             + "img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-    private static final String ECHARTS = "/webjars/echarts/" + webjarVersion("org.webjars.npm", "echarts")
+    private static final String ECHARTS = "/webjars/echarts/" + Webjars.version("org.webjars.npm", "echarts")
             + "/dist/echarts.min.js";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -127,7 +128,7 @@ public class DashboardController {
         return page(HttpStatus.OK, "sign-in", Map.of("title", "Sign in"));
     }
 
-    @PostMapping(value = "/dashboard/sign-in", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
+    @PostMapping(value = "/dashboard/sign-in")
     public ResponseEntity<String> signIn(@RequestParam(name = "token", required = false) String token,
                                          HttpServletRequest request) {
         if (token == null || !adminToken.accepts("Bearer " + token.trim())) {
@@ -140,7 +141,7 @@ public class DashboardController {
                 .cacheControl(CacheControl.noStore()).build();
     }
 
-    @PostMapping(value = "/dashboard/sign-out", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
+    @PostMapping(value = "/dashboard/sign-out")
     public ResponseEntity<String> signOut(@RequestParam(name = "csrf", required = false) String csrf,
                                           HttpServletRequest request) {
         Optional<DashboardSignIns.SignIn> signIn = signedIn(request);
@@ -314,8 +315,7 @@ public class DashboardController {
         });
     }
 
-    @PostMapping(value = "/dashboard/sessions/{sessionId}/webhooks/{webhookId}/resend",
-            consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
+    @PostMapping(value = "/dashboard/sessions/{sessionId}/webhooks/{webhookId}/resend")
     public ResponseEntity<String> resend(@PathVariable String sessionId, @PathVariable String webhookId,
                                          @RequestParam(name = "csrf", required = false) String csrf,
                                          HttpServletRequest request) {
@@ -503,9 +503,9 @@ public class DashboardController {
         line.put("method", row.method() == null ? "" : row.method());
         line.put("operation", row.operation() == null ? "" : row.operation());
         line.put("count", row.count());
-        line.put("gross", money(row.gross(), row.currency()));
-        line.put("fees", money(row.fees(), row.currency()));
-        line.put("net", money(row.net(), row.currency()));
+        line.put("gross", SessionRows.decimal(row.gross(), row.currency(), false));
+        line.put("fees", SessionRows.decimal(row.fees(), row.currency(), false));
+        line.put("net", SessionRows.decimal(row.net(), row.currency(), false));
         return line;
     }
 
@@ -535,11 +535,6 @@ public class DashboardController {
                     + currency.toUpperCase(java.util.Locale.ROOT) + ")"), "values", amounts, "stack", "net"));
         });
         return chart("bar", labels, series);
-    }
-
-    private static String money(long minorUnits, String currency) {
-        int digits = java.util.Currency.getInstance(currency.toUpperCase(java.util.Locale.ROOT)).getDefaultFractionDigits();
-        return java.math.BigDecimal.valueOf(minorUnits, Math.max(digits, 0)).toPlainString();
     }
 
     private static String milliseconds(Double value) {
@@ -695,20 +690,6 @@ public class DashboardController {
 
     private static String orEmpty(String text) {
         return text == null ? "" : text;
-    }
-
-    private static String webjarVersion(String group, String artifact) {
-        try (java.io.InputStream in = DashboardController.class.getResourceAsStream(
-                "/META-INF/maven/" + group + "/" + artifact + "/pom.properties")) {
-            if (in == null) {
-                throw new IllegalStateException("the " + artifact + " webjar is not on the class path");
-            }
-            java.util.Properties properties = new java.util.Properties();
-            properties.load(in);
-            return properties.getProperty("version");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static String pretty(JsonNode node) {

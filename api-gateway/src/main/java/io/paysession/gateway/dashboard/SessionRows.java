@@ -1,6 +1,5 @@
 package io.paysession.gateway.dashboard;
 
-import io.paysession.api.money.Money;
 import io.paysession.api.session.view.PaymentView;
 import io.paysession.api.session.view.PayoutView;
 import io.paysession.api.session.view.SessionView;
@@ -46,18 +45,16 @@ final class SessionRows {
                 .forEach(money -> totals.merge(money.currencyCode(), money.minorUnits(), Long::sum));
         view.payouts().stream().map(payout -> payout.data().amount()).filter(java.util.Objects::nonNull)
                 .forEach(money -> totals.merge(money.currencyCode(), money.minorUnits(), Long::sum));
-        return totals.entrySet().stream().map(total -> decimal(total.getValue(), total.getKey()))
+        return totals.entrySet().stream().map(total -> decimal(total.getValue(), total.getKey(), true))
                 .collect(Collectors.joining(", "));
     }
 
-    static String decimal(Money money) {
-        return decimal(money.minorUnits(), money.currencyCode());
-    }
-
-    private static String decimal(long minorUnits, String currency) {
-        int digits = java.util.Currency.getInstance(currency.toUpperCase(java.util.Locale.ROOT)).getDefaultFractionDigits();
-        return BigDecimal.valueOf(minorUnits, Math.max(digits, 0)).toPlainString() + " "
-                + currency.toUpperCase(java.util.Locale.ROOT);
+    /** Minor units as a decimal in the currency's own digits ({@code 100.00}), with its code when asked. */
+    static String decimal(long minorUnits, String currency, boolean withCode) {
+        String code = currency.toUpperCase(java.util.Locale.ROOT);
+        int digits = java.util.Currency.getInstance(code).getDefaultFractionDigits();
+        String amount = BigDecimal.valueOf(minorUnits, Math.max(digits, 0)).toPlainString();
+        return withCode ? amount + " " + code : amount;
     }
 
     static Map<String, Object> notification(NotificationRecord notification) {

@@ -1,16 +1,13 @@
 package io.paysession.gateway.openapi;
 
+import io.paysession.gateway.infra.Webjars;
 import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Properties;
 
 /**
  * The API's description for partners and operators: {@code /openapi/partner.json} (the partner calls of
@@ -21,7 +18,7 @@ import java.util.Properties;
 @RestController
 public class OpenApiController {
 
-    private static final String SWAGGER_UI = "/webjars/swagger-ui/" + swaggerUiVersion() + "/";
+    private static final String SWAGGER_UI = "/webjars/swagger-ui/" + Webjars.version("org.webjars", "swagger-ui") + "/";
     private static final String POLICY = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
             + "img-src 'self' data:; connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'none'; "
             + "frame-ancestors 'none'";
@@ -92,19 +89,5 @@ public class OpenApiController {
                 .header("X-Content-Type-Options", "nosniff")
                 .header("Referrer-Policy", "no-referrer")
                 .body(body);
-    }
-
-    private static String swaggerUiVersion() {
-        try (InputStream in = OpenApiController.class.getResourceAsStream(
-                "/META-INF/maven/org.webjars/swagger-ui/pom.properties")) {
-            if (in == null) {
-                throw new IllegalStateException("the swagger-ui webjar is not on the class path");
-            }
-            Properties properties = new Properties();
-            properties.load(in);
-            return properties.getProperty("version");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
