@@ -1,7 +1,5 @@
 package io.paysession.gateway;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.gateway.support.Answer;
 import io.paysession.gateway.support.TestPartner;
 import io.paysession.gateway.support.TestServiceProperties;
@@ -9,7 +7,6 @@ import io.paysession.gateway.support.WebhookReceiver;
 import io.paysession.gateway.support.WebhookReceiver.Received;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.net.URI;
@@ -121,17 +118,7 @@ class RestartMidFlowTest {
 
     private TestPartner startAndRegisterPartner() {
         start();
-        TestPartner partner = new TestPartner("restart-shop").at(baseUrl());
-        ObjectNode body = JsonNodeFactory.instance.objectNode()
-                .put("project", partner.project())
-                .put("public_key", partner.publicKeyPem())
-                .put("webhook_url", webhooks.url(partner.project()));
-        Answer registered = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + "/admin/v1/partners"))
-                .header("Authorization", "Bearer " + TestServiceProperties.ADMIN_TOKEN)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build());
-        assertThat(registered.status()).as(registered.toString()).isEqualTo(201);
-        return partner;
+        return EndToEndTestBase.registeredOn(baseUrl(), "restart-shop", webhooks.url("restart-shop"));
     }
 
     private void restart(TestPartner partner) {
@@ -154,6 +141,6 @@ class RestartMidFlowTest {
     }
 
     private String baseUrl() {
-        return "http://127.0.0.1:" + ((WebServerApplicationContext) application).getWebServer().getPort();
+        return EndToEndTestBase.baseUrlOf(application);
     }
 }

@@ -92,7 +92,7 @@ class SandboxWebhookInboxTest extends EndToEndTestBase {
     }
 
     private Answer postSigned(String project, String json) {
-        return post(project, json, serviceKey.sign(json.getBytes(StandardCharsets.UTF_8)));
+        return post(project, json, serviceKey.sign(json.getBytes(StandardCharsets.UTF_8)).value());
     }
 
     private Answer post(String project, String json, String signature) {

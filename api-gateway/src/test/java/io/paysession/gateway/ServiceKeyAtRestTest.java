@@ -135,7 +135,7 @@ class ServiceKeyAtRestTest extends EndToEndTestBase {
 
     private static void assertSignsWith(ServiceKeyStore store, KeyPair keys) {
         byte[] body = "{\"type\":\"payment_finished\"}".getBytes(StandardCharsets.UTF_8);
-        assertThat(RsaSignatures.verify(keys.getPublic(), body, store.sign(body))).isTrue();
+        assertThat(RsaSignatures.verify(keys.getPublic(), body, store.sign(body).value())).isTrue();
     }
 
     /** A new database on the test suite's PostgreSQL, migrated as the version before the encryption left it. */

@@ -140,6 +140,7 @@ final class ListenCommand implements Callable<Integer> {
                     .timeout(Duration.ofSeconds(10))
                     .header("Content-Type", "application/json")
                     .header("X-PARTNER-SIGN", notification.path("signature").asText())
+                    .header("X-PARTNER-SIGN-KEY-ID", notification.path("signature_key_id").asText())
                     .header("X-PARTNER-WEBHOOK-ID", notification.path("id").asText())
                     .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                     .build();

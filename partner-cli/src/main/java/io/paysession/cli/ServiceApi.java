@@ -81,6 +81,28 @@ final class ServiceApi {
         return answer.text();
     }
 
+    /** The published service key of id {@code keyId} ({@code GET /service/public-keys}), in PEM; empty when none. */
+    Optional<String> publishedServiceKey(String keyId) {
+        Answer answer = send(HttpRequest.newBuilder(URI.create(baseUrl + "/service/public-keys")).timeout(TIMEOUT)
+                .GET().build(), baseUrl);
+        JsonNode keys;
+        try {
+            keys = answer.status() == 200 ? JSON.readTree(answer.body()).path("keys") : null;
+        } catch (IOException e) {
+            keys = null;
+        }
+        if (keys == null || !keys.isArray()) {
+            throw new CliException(baseUrl + " answered HTTP " + answer.status() + " to GET /service/public-keys: "
+                    + "is it the payment session service?");
+        }
+        for (JsonNode key : keys) {
+            if (key.path("key_id").asText().equals(keyId)) {
+                return Optional.of(key.path("public_key").asText());
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Any request; a service that does not answer is a {@link CliException} naming {@code where}. */
     Answer send(HttpRequest request, String where) {
         long started = System.nanoTime();

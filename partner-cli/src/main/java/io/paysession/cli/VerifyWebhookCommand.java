@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.security.PublicKey;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
@@ -17,7 +18,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "verify-webhook", mixinStandardHelpOptions = true,
         description = {"Checks a webhook's X-PARTNER-SIGN over its exact body with the service's public key "
-                + "(from --service-key, else GET /service/public-key of the service). Exit status 0 only when valid."})
+                + "(from --service-key; else the published key --key-id names, from GET /service/public-keys; else "
+                + "GET /service/public-key of the service). Exit status 0 only when valid."})
 final class VerifyWebhookCommand implements Callable<Integer> {
 
     private final Context context;
@@ -36,6 +38,10 @@ final class VerifyWebhookCommand implements Callable<Integer> {
     @Option(names = "--service-key", paramLabel = "FILE", description = "the service's public key, PEM")
     String serviceKey;
 
+    @Option(names = "--key-id", paramLabel = "ID",
+            description = "the X-PARTNER-SIGN-KEY-ID header as received: verify with that published key")
+    String keyId;
+
     VerifyWebhookCommand(Context context) {
         this.context = context;
         this.connection = new Connection(context);
@@ -44,10 +50,17 @@ final class VerifyWebhookCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         byte[] bytes = PartnerCli.bytesOf(body.equals("-") ? "-" : "@" + body, context);
-        PublicKey key = Keys.readPublicKey(servicePublicKeyPem(), serviceKey != null ? serviceKey
+        Optional<String> pem = servicePublicKeyPem();
+        if (pem.isEmpty()) {
+            context.out().println("INVALID: service key " + keyId + " is not published (GET /service/public-keys): "
+                    + "retired, or never the service's");
+            return PartnerCli.FAILED;
+        }
+        PublicKey key = Keys.readPublicKey(pem.get(), serviceKey != null ? serviceKey
                 : "the key of " + connection.baseUrl());
         if (Keys.verify(key, bytes, signature)) {
-            context.out().println("valid: signed by the service (" + bytes.length + " bytes)");
+            context.out().println("valid: signed by the service (" + bytes.length + " bytes"
+                    + (keyId != null && serviceKey == null ? ", key " + keyId : "") + ")");
             return 0;
         }
         context.out().println("INVALID: this signature was not made by the service's key over these "
@@ -55,12 +68,15 @@ final class VerifyWebhookCommand implements Callable<Integer> {
         return PartnerCli.FAILED;
     }
 
-    private String servicePublicKeyPem() {
+    private Optional<String> servicePublicKeyPem() {
+        if (serviceKey == null && keyId != null) {
+            return new ServiceApi(context.http(), connection.baseUrl()).publishedServiceKey(keyId);
+        }
         if (serviceKey == null) {
-            return new ServiceApi(context.http(), connection.baseUrl()).servicePublicKey();
+            return Optional.of(new ServiceApi(context.http(), connection.baseUrl()).servicePublicKey());
         }
         try {
-            return Files.readString(context.resolve(serviceKey), StandardCharsets.US_ASCII);
+            return Optional.of(Files.readString(context.resolve(serviceKey), StandardCharsets.US_ASCII));
         } catch (NoSuchFileException e) {
             throw new CliException("no file " + e.getFile());
         } catch (IOException e) {

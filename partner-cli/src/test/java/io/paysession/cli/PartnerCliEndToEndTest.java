@@ -200,7 +200,8 @@ class PartnerCliEndToEndTest {
             byte[] body = exchange.getRequestBody().readAllBytes();
             received.add(Map.of("body", new String(body, StandardCharsets.UTF_8),
                     "signature", exchange.getRequestHeaders().getFirst("X-PARTNER-SIGN"),
-                    "id", exchange.getRequestHeaders().getFirst("X-PARTNER-WEBHOOK-ID")));
+                    "id", exchange.getRequestHeaders().getFirst("X-PARTNER-WEBHOOK-ID"),
+                    "key_id", String.valueOf(exchange.getRequestHeaders().getFirst("X-PARTNER-SIGN-KEY-ID"))));
             exchange.sendResponseHeaders(204, -1);
             exchange.close();
         });
@@ -245,6 +246,15 @@ class PartnerCliEndToEndTest {
             Run valid = demo("verify-webhook", "--body", body.toString(), "--signature", received.get(1).get("signature"));
             assertThat(valid.status()).as(valid.out() + valid.err()).isZero();
             assertThat(valid.out()).startsWith("valid");
+            // with the key the forwarded webhook names, looked up in GET /service/public-keys
+            Run byKeyId = demo("verify-webhook", "--body", body.toString(), "--signature",
+                    received.get(1).get("signature"), "--key-id", received.get(1).get("key_id"));
+            assertThat(byKeyId.status()).as(byKeyId.out() + byKeyId.err()).isZero();
+            assertThat(byKeyId.out()).startsWith("valid").contains(received.get(1).get("key_id"));
+            Run unknownKey = demo("verify-webhook", "--body", body.toString(), "--signature",
+                    received.get(1).get("signature"), "--key-id", "service-key-999");
+            assertThat(unknownKey.status()).isEqualTo(1);
+            assertThat(unknownKey.out()).startsWith("INVALID").contains("not published");
             Path keyFile = work.resolve("service-" + System.nanoTime() + ".pem");
             Files.writeString(keyFile, servicePem);
             Files.writeString(body, received.get(1).get("body").replace("succeeded", "Succeeded"));

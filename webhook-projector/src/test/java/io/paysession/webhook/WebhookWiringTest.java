@@ -105,6 +105,8 @@ class WebhookWiringTest {
                         await().atMost(Duration.ofSeconds(3)).until(() -> partners.requests().size() == 1);
                         PartnerReceiver.Request request = partners.requests().get(0);
                         assertThat(request.signatureValid()).isTrue();
+                        assertThat(request.signatureKeyId()).as("the key named beside the signature")
+                                .isEqualTo(TestSigner.KEY_ID);
                         assertThat(request.body()).startsWith("{\"type\":\"ready_to_confirm\",\"session\":{\"id\":\"ps_5100\"");
                         await().atMost(Duration.ofSeconds(3)).until(() -> {
                             Counter delivered = context.getBean(MeterRegistry.class)

@@ -114,7 +114,9 @@ public class PartnerNotificationController {
         notification.attempts().forEach(attempt -> putAttempt(attempts.addObject(), attempt));
         if (withBody) {
             node.put("body", notification.body());
-            node.put("signature", signer.sign(notification.body().getBytes(StandardCharsets.UTF_8)));
+            WebhookSigner.Signature signature = signer.sign(notification.body().getBytes(StandardCharsets.UTF_8));
+            node.put("signature", signature.value());
+            node.put("signature_key_id", signature.keyId());
         }
         return node;
     }

@@ -23,6 +23,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.security.interfaces.RSAPublicKey;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -96,14 +97,15 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
             return;
         }
         byte[] body = read.get();
-        Optional<RSAPublicKey> key = partners.publicKeyOf(partner.get());
+        List<RSAPublicKey> keys = partners.publicKeysOf(partner.get());
         String signature = request.getHeader("X-PARTNER-SIGN");
         if (signature == null || signature.isBlank()) {
             refuse(response, 401, ErrorCode.AUTHENTICATION_ERROR, "X-PARTNER-SIGN is required");
             return;
         }
-        if (key.isEmpty() || !(RsaSignatures.verify(key.get(), body, signature)
-                || body.length == 0 && RsaSignatures.verify(key.get(), EMPTY_SDK_BODY, signature))) {
+        // under either key while the partner rotates (docs/security.md)
+        if (keys.stream().noneMatch(key -> RsaSignatures.verify(key, body, signature)
+                || body.length == 0 && RsaSignatures.verify(key, EMPTY_SDK_BODY, signature))) {
             refuse(response, 401, ErrorCode.AUTHENTICATION_ERROR,
                     "X-PARTNER-SIGN is not a valid signature of the body by the project's key");
             return;

@@ -12,6 +12,7 @@ import org.springframework.stereotype.Component;
 
 import java.security.interfaces.RSAPublicKey;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
@@ -62,8 +63,12 @@ public class PartnerDirectory {
         }
     }
 
-    public Optional<RSAPublicKey> publicKeyOf(PartnerView partner) {
-        String pem = partner.settings().publicKeyPem();
+    /** The keys the partner's requests verify under: one, or two while it rotates its key. */
+    public List<RSAPublicKey> publicKeysOf(PartnerView partner) {
+        return partner.settings().publicKeys().stream().map(this::parsed).flatMap(Optional::stream).toList();
+    }
+
+    private Optional<RSAPublicKey> parsed(String pem) {
         RSAPublicKey cached = parsedKeys.get(pem);
         if (cached != null) {
             return Optional.of(cached);

@@ -122,7 +122,8 @@ public final class PreloadCommandLine implements Callable<Integer> {
                     .revisionResolver(new AnnotationRevisionResolver())
                     .build();
             var keys = VaultKeyConfiguration.keyRing(environment.get("PAYMENTS_VAULT_KEY"),
-                    environment.getOrDefault("PAYMENTS_VAULT_KEY_ID", "vault-key-1"), Map.of(), false, data);
+                    environment.getOrDefault("PAYMENTS_VAULT_KEY_ID", "vault-key-1"),
+                    VaultKeyConfiguration.parseList(environment.getOrDefault("PAYMENTS_VAULT_PREVIOUS_KEYS", "")), false, data);
             Preload preload = new Preload(dataSource, serializer, eventSchema, axon.tokenSchema(), keys);
             Instant end = Instant.now().minus(SessionMix.LONGEST_SESSION).minus(Duration.ofDays(6))
                     .truncatedTo(ChronoUnit.SECONDS);

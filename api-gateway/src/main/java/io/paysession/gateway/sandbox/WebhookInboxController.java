@@ -30,12 +30,12 @@ import org.springframework.web.bind.annotation.RestController;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.interfaces.RSAPublicKey;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -54,7 +54,7 @@ import java.util.concurrent.ConcurrentHashMap;
 @ConditionalOnProperty(name = "payments.sandbox.webhook-inbox.enabled", havingValue = "true", matchIfMissing = true)
 public class WebhookInboxController {
 
-    private final RSAPublicKey serviceKey;
+    private final ServiceKeyStore serviceKeys;
     private final PartnerDirectory partners;
     private final Clock clock;
     private final int maxNotifications;
@@ -69,7 +69,7 @@ public class WebhookInboxController {
             throw new IllegalStateException("payments.sandbox.webhook-inbox: max-notifications must be 1 or more and "
                     + "max-bytes at least " + RequestBodies.MAX_INBOX_BYTES / 1024 + "KB, the largest webhook body");
         }
-        this.serviceKey = Pem.readRsaPublicKey(keys.publicKeyPem()).orElseThrow();
+        this.serviceKeys = keys;
         this.partners = partners;
         this.clock = clock;
         this.maxNotifications = maxNotifications;
@@ -80,14 +80,21 @@ public class WebhookInboxController {
     public ResponseEntity<Void> receive(@PathVariable String project,
                                         @RequestHeader(value = "X-PARTNER-SIGN", required = false) String signature,
                                         @RequestHeader(value = "X-PARTNER-WEBHOOK-ID", required = false) String webhookId,
+                                        @RequestHeader(value = "X-PARTNER-SIGN-KEY-ID", required = false) String keyId,
                                         HttpServletRequest request) throws IOException {
         if (!PartnerId.PROJECT.matcher(project).matches() || partners.find(project).isEmpty()) {
             throw new HttpException(404, ErrorCode.INVALID_REQUEST, "No inbox: the project is not registered");
         }
         byte[] body = RequestBodies.readOrRefuse(request);
-        if (!RsaSignatures.verify(serviceKey, body, signature)) {
+        // as a partner checks: with the published key the webhook names
+        boolean verified = serviceKeys.published().stream()
+                .filter(key -> keyId == null || key.keyId().equals(keyId))
+                .map(key -> Pem.readRsaPublicKey(key.publicKeyPem()))
+                .flatMap(Optional::stream)
+                .anyMatch(key -> RsaSignatures.verify(key, body, signature));
+        if (!verified) {
             throw new PaymentsException(ErrorCode.AUTHENTICATION_ERROR,
-                    "X-PARTNER-SIGN is not a signature of the body by the service key");
+                    "X-PARTNER-SIGN is not a signature of the body by the published service key X-PARTNER-SIGN-KEY-ID names");
         }
         inboxes.computeIfAbsent(project, key -> new Inbox())
                 .add(new Received(WireFormat.now(clock), webhookId, signature, body), maxNotifications, maxBytes);

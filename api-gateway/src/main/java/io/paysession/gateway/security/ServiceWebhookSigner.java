@@ -3,7 +3,7 @@ package io.paysession.gateway.security;
 import io.paysession.webhook.delivery.WebhookSigner;
 import org.springframework.stereotype.Component;
 
-/** Webhooks are signed with the service key, the same scheme partners sign requests with. */
+/** Webhooks are signed with the active service key, the same scheme partners sign requests with, and name it. */
 @Component
 public class ServiceWebhookSigner implements WebhookSigner {
 
@@ -14,7 +14,8 @@ public class ServiceWebhookSigner implements WebhookSigner {
     }
 
     @Override
-    public String sign(byte[] body) {
-        return keys.sign(body);
+    public Signature sign(byte[] body) {
+        ServiceKeyStore.Signature signature = keys.sign(body);
+        return new Signature(signature.keyId(), signature.value());
     }
 }

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -27,6 +28,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -44,7 +46,7 @@ public final class WebhookReceiver implements AutoCloseable {
      * is its request's {@link Request#order()}.
      */
     public record Received(String path, String webhookId, String type, JsonNode session, boolean signatureValid,
-                           String rawBody, int arrival, Instant receivedAt) {
+                           String rawBody, int arrival, Instant receivedAt, String signature, String signatureKeyId) {
         public String sessionId() {
             return session.path("id").asText();
         }
@@ -95,7 +97,7 @@ public final class WebhookReceiver implements AutoCloseable {
         thread.setDaemon(true);
         return thread;
     });
-    private final Supplier<String> servicePublicKeyPem;
+    private final Function<String, Optional<String>> servicePublicKeyPem;
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicInteger> failuresLeft = new ConcurrentHashMap<>();
@@ -111,7 +113,15 @@ public final class WebhookReceiver implements AutoCloseable {
 
     /** On a given port: a partner whose endpoint was down comes up where the service expects it. */
     public WebhookReceiver(Supplier<String> servicePublicKeyPem, int port) {
-        this.servicePublicKeyPem = servicePublicKeyPem;
+        this(keyId -> Optional.ofNullable(servicePublicKeyPem.get()), port);
+    }
+
+    /**
+     * Verifying each webhook as a partner following key rotations does: with the published key (PEM) the webhook's
+     * {@code X-PARTNER-SIGN-KEY-ID} names, empty when none is published under that id.
+     */
+    public WebhookReceiver(Function<String, Optional<String>> publishedKeyById, int port) {
+        this.servicePublicKeyPem = publishedKeyById;
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 50);
         } catch (IOException e) {
@@ -196,7 +206,9 @@ public final class WebhookReceiver implements AutoCloseable {
             String path = exchange.getRequestURI().getPath();
             String project = path.replaceFirst("^/hooks/", "");
             String webhookId = exchange.getRequestHeaders().getFirst("X-PARTNER-WEBHOOK-ID");
-            boolean signatureValid = verify(body, exchange.getRequestHeaders().getFirst("X-PARTNER-SIGN"));
+            String keyId = exchange.getRequestHeaders().getFirst("X-PARTNER-SIGN-KEY-ID");
+            String signature = exchange.getRequestHeaders().getFirst("X-PARTNER-SIGN");
+            boolean signatureValid = keyId != null && verify(body, signature, keyId);
             JsonNode tree = JSON.readTree(body);
             OpenApiContract.checkWebhook(tree.path("type").asText(), body);
             Request request = new Request(arrivals.getAndIncrement(), project, webhookId, tree.path("type").asText(),
@@ -216,7 +228,8 @@ public final class WebhookReceiver implements AutoCloseable {
             }
             synchronized (received) {
                 received.add(new Received(path, webhookId, request.type(), tree.path("session"), signatureValid,
-                        new String(body, StandardCharsets.UTF_8), request.order(), Instant.now()));
+                        new String(body, StandardCharsets.UTF_8), request.order(), Instant.now(), signature,
+                        keyId));
             }
             exchange.sendResponseHeaders(reply.status(), -1);
         } catch (InterruptedException e) {
@@ -233,12 +246,16 @@ public final class WebhookReceiver implements AutoCloseable {
         return behaviour == null ? Reply.now(200) : behaviour.reply(request);
     }
 
-    private boolean verify(byte[] body, String signature) {
+    private boolean verify(byte[] body, String signature, String keyId) {
         if (signature == null) {
             return false;
         }
         try {
-            String pem = servicePublicKeyPem.get();
+            Optional<String> published = servicePublicKeyPem.apply(keyId);
+            if (published.isEmpty()) {
+                return false;
+            }
+            String pem = published.get();
             String base64 = pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
             PublicKey key = KeyFactory.getInstance("RSA")
                     .generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(base64)));

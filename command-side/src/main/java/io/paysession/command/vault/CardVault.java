@@ -1,6 +1,8 @@
 package io.paysession.command.vault;
 
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.stereotype.Component;
 
 import javax.crypto.Cipher;
@@ -16,6 +18,8 @@ import java.time.Instant;
 import java.time.YearMonth;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -132,6 +136,60 @@ public class CardVault {
                         update card_vault set cvc_ciphertext = null, cvc_erased_at = ?
                         where created_at < ? and cvc_ciphertext is not null""",
                 Timestamp.from(clock.instant()), Timestamp.from(instant));
+    }
+
+    /**
+     * Re-encrypts up to {@code limit} entries held under another vault key than the active one (and one the ring
+     * still holds) under the active key, in one transaction, each row locked as it is read, so that a concurrent
+     * erasure of a security code waits and then still erases it; how many were re-encrypted. Entries are taken
+     * in token order after {@code after} (null for the first), so that a caller can walk the table once.
+     */
+    public ReEncrypted reEncryptBatch(String after, int limit) {
+        String active = keys.activeKeyId();
+        List<String> older = keys.keyIds().stream().filter(id -> !id.equals(active)).sorted().toList();
+        if (older.isEmpty()) {
+            return new ReEncrypted(0, null);
+        }
+        TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(
+                Objects.requireNonNull(jdbc.getDataSource())));
+        return Objects.requireNonNull(transaction.execute(status -> {
+            String placeholders = String.join(", ", older.stream().map(id -> "?").toList());
+            List<Object> arguments = new java.util.ArrayList<>(older);
+            arguments.add(after == null ? "" : after);
+            arguments.add(limit);
+            List<Map<String, Object>> rows = jdbc.queryForList("select token, key_id, pan_ciphertext, cvc_ciphertext "
+                    + "from card_vault where key_id in (" + placeholders + ") and token > ? "
+                    + "order by token limit ? for update skip locked", arguments.toArray());
+            String last = null;
+            for (Map<String, Object> row : rows) {
+                String token = (String) row.get("token");
+                String keyId = (String) row.get("key_id");
+                SecretKey old = keys.key(keyId).orElseThrow();
+                byte[] pan = encrypt(keys.activeKey(), active, token, "pan",
+                        decrypt(old, keyId, token, "pan", (byte[]) row.get("pan_ciphertext")));
+                byte[] storedCvc = (byte[]) row.get("cvc_ciphertext");
+                byte[] cvc = storedCvc == null ? null : encrypt(keys.activeKey(), active, token, "cvc",
+                        decrypt(old, keyId, token, "cvc", storedCvc));
+                jdbc.update("update card_vault set key_id = ?, pan_ciphertext = ?, cvc_ciphertext = ? "
+                        + "where token = ? and key_id = ?", active, pan, cvc, token, keyId);
+                last = token;
+            }
+            return new ReEncrypted(rows.size(), last);
+        }));
+    }
+
+    /** A batch of {@link #reEncryptBatch}: how many entries, and the last token (null when none). */
+    public record ReEncrypted(int count, String lastToken) {
+    }
+
+    /** How many entries each vault key holds, whether or not the ring still has it. */
+    public Map<String, Long> entriesByKey() {
+        Map<String, Long> counts = new java.util.TreeMap<>();
+        jdbc.query("select key_id, count(*) from card_vault group by key_id",
+                (java.sql.ResultSet row) -> {
+                    counts.put(row.getString(1), row.getLong(2));
+                });
+        return counts;
     }
 
     private byte[] encrypt(SecretKey key, String keyId, String token, String field, String plaintext) {

@@ -35,6 +35,11 @@ public final class VaultKeyRing {
         return activeKeyId;
     }
 
+    /** The ids of every key the ring holds, the active one included. */
+    public java.util.Set<String> keyIds() {
+        return keys.keySet();
+    }
+
     SecretKey activeKey() {
         return keys.get(activeKeyId);
     }

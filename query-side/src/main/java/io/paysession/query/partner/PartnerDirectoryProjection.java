@@ -44,16 +44,17 @@ public class PartnerDirectoryProjection {
         jdbc.update("""
                         insert into partner_directory (project, public_key_pem, webhook_url, capture_mode, fee_percent_bp,
                                                        fee_fixed, bank_account_token, payout_from_balance,
-                                                       registered_at, updated_at)
-                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                                       registered_at, updated_at, second_public_key_pem)
+                        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         on conflict (project) do update set public_key_pem = excluded.public_key_pem,
+                            second_public_key_pem = excluded.second_public_key_pem,
                             webhook_url = excluded.webhook_url, capture_mode = excluded.capture_mode,
                             fee_percent_bp = excluded.fee_percent_bp, fee_fixed = excluded.fee_fixed,
                             bank_account_token = excluded.bank_account_token,
                             payout_from_balance = excluded.payout_from_balance, updated_at = excluded.updated_at""",
                 project, settings.publicKeyPem(), settings.webhookUrl(), settings.captureMode().wireName(),
                 settings.fees().percentBp(), settings.fees().fixed(), settings.bankAccountToken(),
-                settings.payoutFromBalance(), at, at);
+                settings.payoutFromBalance(), at, at, settings.secondPublicKeyPem());
     }
 
     @QueryHandler
@@ -63,7 +64,8 @@ public class PartnerDirectoryProjection {
                         new PartnerSettings(row.getString("public_key_pem"), row.getString("webhook_url"),
                                 CaptureMode.fromWireName(row.getString("capture_mode")),
                                 new FeeSchedule(row.getInt("fee_percent_bp"), row.getLong("fee_fixed")),
-                                row.getBoolean("bank_account_token"), row.getBoolean("payout_from_balance")),
+                                row.getBoolean("bank_account_token"), row.getBoolean("payout_from_balance"),
+                                row.getString("second_public_key_pem")),
                         row.getTimestamp("registered_at").toInstant(), row.getTimestamp("updated_at").toInstant()),
                 query.project());
         return found.stream().findFirst();

@@ -44,6 +44,8 @@ public class WebhookSender implements AutoCloseable {
 
     static final String SIGNATURE_HEADER = "X-PARTNER-SIGN";
     static final String WEBHOOK_ID_HEADER = "X-PARTNER-WEBHOOK-ID";
+    /** The service key that made {@code X-PARTNER-SIGN}, as {@code GET /service/public-keys} lists it. */
+    static final String SIGNATURE_KEY_ID_HEADER = "X-PARTNER-SIGN-KEY-ID";
     private static final ContentType JSON = ContentType.create("application/json");
 
     private final WebhookSigner signer;
@@ -133,7 +135,9 @@ public class WebhookSender implements AutoCloseable {
         HttpPost request = new HttpPost(url);
         try {
             byte[] body = notification.body().getBytes(StandardCharsets.UTF_8);
-            request.setHeader(SIGNATURE_HEADER, signer.sign(body));
+            WebhookSigner.Signature signature = signer.sign(body);
+            request.setHeader(SIGNATURE_HEADER, signature.value());
+            request.setHeader(SIGNATURE_KEY_ID_HEADER, signature.keyId());
             request.setHeader(WEBHOOK_ID_HEADER, notification.id().toString());
             request.setEntity(new ByteArrayEntity(body, JSON));
         } catch (RuntimeException e) {

@@ -36,6 +36,7 @@ public final class PartnerReceiver implements AutoCloseable {
                           String webhookId,
                           String contentType,
                           String signature,
+                          String signatureKeyId,
                           boolean signatureValid,
                           String body,
                           Instant receivedAt) {
@@ -101,6 +102,7 @@ public final class PartnerReceiver implements AutoCloseable {
                         exchange.getRequestHeaders().getFirst("X-PARTNER-WEBHOOK-ID"),
                         exchange.getRequestHeaders().getFirst("Content-Type"),
                         signature,
+                        exchange.getRequestHeaders().getFirst("X-PARTNER-SIGN-KEY-ID"),
                         signer.verify(body, signature),
                         new String(body, StandardCharsets.UTF_8),
                         Instant.now());

@@ -5,7 +5,7 @@ import io.paysession.webhook.delivery.WebhookSigner;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
-import java.security.Signature;
+
 import java.util.Base64;
 
 /** The service side of the signature scheme with a throwaway key pair, and the partner's check of it. */
@@ -23,13 +23,16 @@ public final class TestSigner implements WebhookSigner {
         }
     }
 
+    /** The id {@link #sign} names its key by. */
+    public static final String KEY_ID = "test-key-1";
+
     @Override
-    public String sign(byte[] body) {
+    public WebhookSigner.Signature sign(byte[] body) {
         try {
-            Signature signature = Signature.getInstance("SHA256withRSA");
+            java.security.Signature signature = java.security.Signature.getInstance("SHA256withRSA");
             signature.initSign(keys.getPrivate());
             signature.update(body);
-            return Base64.getEncoder().encodeToString(signature.sign());
+            return new WebhookSigner.Signature(KEY_ID, Base64.getEncoder().encodeToString(signature.sign()));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
@@ -41,7 +44,7 @@ public final class TestSigner implements WebhookSigner {
             return false;
         }
         try {
-            Signature signature = Signature.getInstance("SHA256withRSA");
+            java.security.Signature signature = java.security.Signature.getInstance("SHA256withRSA");
             signature.initVerify(keys.getPublic());
             signature.update(body);
             return signature.verify(Base64.getDecoder().decode(base64Signature));

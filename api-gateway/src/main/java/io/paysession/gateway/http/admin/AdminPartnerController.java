@@ -1,6 +1,7 @@
 package io.paysession.gateway.http.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.PaymentsException;
@@ -20,11 +21,13 @@ import io.paysession.gateway.partners.PartnerRegistration;
 import io.paysession.gateway.security.AdminToken;
 import io.paysession.gateway.security.Pem;
 import io.paysession.gateway.security.ServiceKeyStore;
+import io.paysession.gateway.security.Sha256;
 import io.paysession.webhook.delivery.WebhookDestinations;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -36,6 +39,9 @@ import org.springframework.web.bind.annotation.RestController;
 import java.io.IOException;
 import java.net.URI;
 import java.security.interfaces.RSAPublicKey;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -93,14 +99,64 @@ public class AdminPartnerController {
         PartnerView current = existing(project);
         ObjectNode body = body(request);
         PartnerSettings was = current.settings();
+        // a public_key given replaces the partner's keys (both, during a rotation); none keeps them
+        List<String> keys = publicKey(body).map(List::of).orElse(was.publicKeys());
         PartnerSettings settings = new PartnerSettings(
-                publicKey(body).orElse(was.publicKeyPem()),
+                keys.get(0),
                 webhookUrl(body).orElse(was.webhookUrl()),
                 captureMode(body).orElse(was.captureMode()),
                 fees(body).orElse(was.fees()),
                 flag(body, "bank_account_ru_token").orElse(was.bankAccountToken()),
-                flag(body, "payout_from_balance").orElse(was.payoutFromBalance()));
+                flag(body, "payout_from_balance").orElse(was.payoutFromBalance()),
+                keys.size() > 1 ? keys.get(1) : null);
         return AdminAnswers.ok(render(registration.update(project, settings)));
+    }
+
+    /**
+     * A second key, for a partner rotating its own: its requests verify under either until the old one is removed.
+     * The same key again changes nothing; a third is refused.
+     */
+    @PostMapping("/{project}/public-keys")
+    public ResponseEntity<ObjectNode> addKey(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+                                             @PathVariable String project,
+                                             HttpServletRequest request) throws IOException {
+        requireAdmin(authorization);
+        PartnerView current = existing(project);
+        String added = publicKey(body(request)).orElseThrow(() -> Fields.missing("public_key"));
+        List<String> keys = new ArrayList<>(current.settings().publicKeys());
+        if (keys.stream().anyMatch(key -> keyId(key).equals(keyId(added)))) {
+            return AdminAnswers.ok(render(current));
+        }
+        if (keys.size() >= PartnerSettings.MAX_PUBLIC_KEYS) {
+            throw PaymentsException.invalidRequest("The partner has " + PartnerSettings.MAX_PUBLIC_KEYS
+                    + " public keys already: remove the one it no longer signs with first");
+        }
+        keys.add(added);
+        return AdminAnswers.ok(render(registration.update(project, current.settings().withPublicKeys(keys))));
+    }
+
+    /** Removes a key, once the partner signs with the other: its requests no longer verify under it. */
+    @DeleteMapping("/{project}/public-keys/{keyId}")
+    public ResponseEntity<ObjectNode> removeKey(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+                                                @PathVariable String project, @PathVariable String keyId) {
+        requireAdmin(authorization);
+        PartnerView current = existing(project);
+        List<String> keys = current.settings().publicKeys();
+        List<String> kept = keys.stream().filter(key -> !keyId(key).equals(keyId)).toList();
+        if (kept.size() == keys.size()) {
+            throw new HttpException(404, ErrorCode.INVALID_REQUEST, "The partner has no public key " + keyId);
+        }
+        if (kept.isEmpty()) {
+            throw PaymentsException.invalidRequest("A partner's only public key cannot be removed: add its next one first");
+        }
+        return AdminAnswers.ok(render(registration.update(project, current.settings().withPublicKeys(kept))));
+    }
+
+    /** A key's id: the first 16 hex digits of the SHA-256 of its DER encoding (SubjectPublicKeyInfo). */
+    static String keyId(String pem) {
+        return Pem.readRsaPublicKey(pem)
+                .map(key -> HexFormat.of().formatHex(Sha256.of(key.getEncoded())).substring(0, 16))
+                .orElse("unreadable");
     }
 
     @GetMapping("/{project}")
@@ -215,6 +271,8 @@ public class AdminPartnerController {
         ObjectNode node = body.putObject("partner");
         node.put("project", partner.project());
         node.put("public_key", partner.settings().publicKeyPem());
+        ArrayNode keys = node.putArray("public_keys");
+        partner.settings().publicKeys().forEach(pem -> keys.addObject().put("key_id", keyId(pem)).put("public_key", pem));
         node.put("webhook_url", partner.settings().webhookUrl());
         node.put("capture_mode", partner.settings().captureMode().wireName());
         node.putObject("fees")
