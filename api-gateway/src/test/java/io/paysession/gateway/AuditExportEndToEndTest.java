@@ -56,6 +56,30 @@ class AuditExportEndToEndTest extends EndToEndTestBase {
         assertThat(head.path("events").asLong()).isEqualTo(lines.size() - 1);
         assertThat(head.path("hash").asText()).isEqualTo(JSON.readTree(lines.get(lines.size() - 2)).path("hash").asText());
         assertThat(verify(lines, null)).startsWith("0 intact: " + (lines.size() - 1) + " event(s)");
+        // the same export from the command line, against the database, without the service's help
+        Path cliFile = directory.resolve("cli-" + UUID.randomUUID() + ".jsonl");
+        ByteArrayOutputStream cliOut = new ByteArrayOutputStream();
+        int cliExit = new AuditCommandLine(new PrintStream(cliOut, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), Map.of())
+                .run(new String[]{"export", "--from=" + start, "--to=" + end, "--out=" + cliFile,
+                        "--data-dir=" + DATA_DIRECTORY});
+        assertThat(cliExit).as(cliOut.toString(StandardCharsets.UTF_8)).isZero();
+        List<String> cliLines = Files.readAllLines(cliFile);
+        assertThat(cliOut.toString(StandardCharsets.UTF_8)).startsWith("exported " + (lines.size() - 1) + " event(s)");
+        assertThat(cliLines.subList(0, cliLines.size() - 1)).as("line for line what the admin API exported")
+                .isEqualTo(lines.subList(0, lines.size() - 1));
+        assertThat(JSON.readTree(cliLines.get(cliLines.size() - 1)).path("head").path("hash").asText())
+                .isEqualTo(head.path("hash").asText());
+        assertThat(verify(cliLines, null)).startsWith("0 intact: " + (lines.size() - 1) + " event(s)");
+
+        // with the published keys (GET /service/public-keys) the key is the one the head names
+        String published = TestPartner.exchange(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(baseUrl() + "/service/public-keys")).GET().build()).text();
+        assertThat(verify(lines, null, published)).startsWith("0 intact: ");
+        ObjectNode otherId = (ObjectNode) JSON.readTree(published);
+        ((ObjectNode) otherId.path("keys").path(0)).put("key_id", "service-key-999");
+        assertThat(verify(lines, null, otherId.toString())).startsWith("3 NOT intact")
+                .contains("names service key " + head.path("key_id").asText() + ", which the published keys given do not list");
 
         // a line changed: the amount of an event
         List<String> changed = new ArrayList<>(lines);
@@ -146,8 +170,13 @@ class AuditExportEndToEndTest extends EndToEndTestBase {
 
     /** {@code audit verify-export} of the jar's command line: its exit code, a space, and what it printed. */
     private String verify(List<String> lines, String previousHead) throws Exception {
+        return verify(lines, previousHead, servicePublicKey);
+    }
+
+    /** With {@code keys}: a PEM, or the JSON of {@code GET /service/public-keys}. */
+    private String verify(List<String> lines, String previousHead, String keys) throws Exception {
         Path file = Files.write(directory.resolve("export-" + UUID.randomUUID() + ".jsonl"), lines);
-        Path key = Files.writeString(directory.resolve("service.pem"), servicePublicKey);
+        Path key = Files.writeString(directory.resolve("service-" + UUID.randomUUID() + ".key"), keys);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         List<String> args = new ArrayList<>(List.of("verify-export", file.toString(), "--public-key=" + key));

@@ -80,6 +80,34 @@ public final class AuditArguments {
         }
     }
 
+    /** An audit export's period {@code [from, to)} and the head it continues ({@link AuditChain#GENESIS} without one). */
+    public record ExportPeriod(Instant from, Instant to, String previousHead) {
+    }
+
+    public static ExportPeriod exportPeriod(String from, String to, String previousHead) {
+        Instant start = requiredInstant(from, "from");
+        Instant end = requiredInstant(to, "to");
+        if (!start.isBefore(end)) {
+            throw PaymentsException.invalidRequest("from must be before to");
+        }
+        String continues = previousHead == null ? AuditChain.GENESIS : previousHead;
+        if (!continues.matches("[0-9a-f]{64}")) {
+            throw PaymentsException.invalidRequest("previous_head must be a head hash: 64 lower-case hex digits");
+        }
+        return new ExportPeriod(start, end, continues);
+    }
+
+    private static Instant requiredInstant(String text, String name) {
+        if (text == null || text.isBlank()) {
+            throw PaymentsException.invalidRequest(name + " is required: an ISO-8601 instant, as 2026-11-27T00:00:00Z");
+        }
+        try {
+            return Instant.parse(text.trim());
+        } catch (DateTimeParseException e) {
+            throw PaymentsException.invalidRequest(name + " must be an ISO-8601 instant, as 2026-11-27T00:00:00Z");
+        }
+    }
+
     public static Long position(String text) {
         if (text == null) {
             return null;

@@ -7,8 +7,11 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.paysession.api.error.PaymentsException;
 import io.paysession.api.settlement.SettlementReport;
 import io.paysession.api.wire.PaymentJson;
+import io.paysession.command.vault.VaultKeyRing;
 import io.paysession.gateway.infra.EmbeddedPostgresServer;
 import io.paysession.gateway.infra.ToolCommandLine;
+import io.paysession.gateway.security.ServiceKeyStore;
+import io.paysession.gateway.security.VaultKeyConfiguration;
 import io.paysession.query.audit.ProjectionReplay;
 import io.paysession.query.audit.Reconciliation;
 import io.paysession.query.audit.ReportFormats;
@@ -33,6 +36,7 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -187,21 +191,92 @@ public final class AuditCommandLine implements java.util.concurrent.Callable<Int
         });
     }
 
+    @Command(name = "export",
+            description = {"The events of [from, to) as a hash chain with a head the service key signs, as "
+                    + "GET /admin/v1/audit/export writes it; to --out, else to standard output.",
+                    "The service key is read from the database and opened with the vault key (PAYMENTS_VAULT_KEY, "
+                            + "PAYMENTS_VAULT_KEY_ID, PAYMENTS_VAULT_PREVIOUS_KEYS, or the data directory's "
+                            + "vault-key); nothing is written to the database."})
+    int export(@Option(names = "--from", required = true, paramLabel = "<instant>",
+                       description = "the period's start, ISO 8601, as 2026-11-01T00:00:00Z") String from,
+               @Option(names = "--to", required = true, paramLabel = "<instant>",
+                       description = "the period's end (excluded)") String to,
+               @Option(names = "--previous-head", paramLabel = "<hash>",
+                       description = "the head hash of the export before, so that consecutive exports chain") String previousHead,
+               @Option(names = "--out", paramLabel = "<file>", description = "where to write the export") Path outFile,
+               @Mixin DatabaseOptions database) {
+        var period = AuditArguments.exportPeriod(from, to, previousHead);
+        VaultKeyRing vaultKeys = vaultKeys(database);
+        return withDatabase(database, (events, jdbc) -> {
+            ServiceKeyStore.SigningKey key = ServiceKeyStore.readActiveKey(jdbc, vaultKeys, Clock.systemUTC());
+            AuditExport export = new AuditExport(events, new AuditExport.Signer(key.keyId(), key::sign), Clock.systemUTC());
+            try {
+                // standard output stays open; a file is closed
+                java.io.Writer writer = outFile != null
+                        ? java.nio.file.Files.newBufferedWriter(outFile, java.nio.charset.StandardCharsets.UTF_8)
+                        : new java.io.BufferedWriter(new java.io.OutputStreamWriter(out, java.nio.charset.StandardCharsets.UTF_8));
+                AuditExport.Written written;
+                try {
+                    written = export.write(period.from(), period.to(), period.previousHead(), writer);
+                    writer.flush();
+                } finally {
+                    if (outFile != null) {
+                        writer.close();
+                    }
+                }
+                (outFile != null ? out : err).println("exported " + written.events() + " event(s)"
+                        + (outFile != null ? " to " + outFile : "") + ", head " + written.headHash()
+                        + ", signed by service key " + key.keyId());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return OK;
+        });
+    }
+
+    /**
+     * The vault key ring, read only: {@code PAYMENTS_VAULT_KEY} (with its id and the previous keys), else the
+     * data directory's {@code vault-key}; never generated here.
+     */
+    private VaultKeyRing vaultKeys(DatabaseOptions options) {
+        String key = environment.get("PAYMENTS_VAULT_KEY");
+        if (key == null || key.isBlank()) {
+            Path file = Path.of(options.dataDir != null ? options.dataDir
+                    : environment.getOrDefault("PAYMENTS_DATA_DIR", "./data")).resolve("vault-key");
+            try {
+                key = java.nio.file.Files.exists(file) ? java.nio.file.Files.readString(file).trim() : null;
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot read " + file, e);
+            }
+            if (key == null || key.isEmpty()) {
+                throw new IllegalStateException("no vault key: set PAYMENTS_VAULT_KEY (and PAYMENTS_VAULT_KEY_ID), or "
+                        + "point --data-dir at the service's data directory");
+            }
+        }
+        return VaultKeyConfiguration.keyRing(key, environment.getOrDefault("PAYMENTS_VAULT_KEY_ID", "vault-key-1"),
+                VaultKeyConfiguration.parseList(environment.getOrDefault("PAYMENTS_VAULT_PREVIOUS_KEYS", "")), true, null);
+    }
+
     @Command(name = "verify-export",
             description = {"Check an audit export (GET /admin/v1/audit/export): its hash chain and its signed head.",
                     "Exit 0 only for an intact chain signed by the key given; 3 otherwise, each problem printed."})
     int verifyExport(@Parameters(paramLabel = "<file>", description = "the export, JSON lines") Path file,
-                     @Option(names = "--public-key", required = true, paramLabel = "<pem file>",
-                             description = "the service's public key (GET /service/public-key)") Path publicKey,
+                     @Option(names = "--public-key", required = true, paramLabel = "<file>",
+                             description = {"the service's public key, PEM (GET /service/public-key), or the published "
+                                     + "keys, JSON (GET /service/public-keys): then the one the head's key_id names"})
+                     Path publicKey,
                      @Option(names = "--previous-head", paramLabel = "<hash>",
                              description = "the head hash of the export this one must continue") String previousHead,
                      @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
                      boolean help) throws java.io.IOException {
-        var key = io.paysession.gateway.security.Pem.readRsaPublicKey(java.nio.file.Files.readString(publicKey))
-                .orElseThrow(() -> PaymentsException.invalidRequest(publicKey + " holds no RSA public key (PEM)"));
+        String keys = java.nio.file.Files.readString(publicKey);
+        AuditExportVerification.Keys byId = keys.trim().startsWith("{")
+                ? AuditExportVerification.Keys.published(keys)
+                : AuditExportVerification.Keys.single(io.paysession.gateway.security.Pem.readRsaPublicKey(keys)
+                .orElseThrow(() -> PaymentsException.invalidRequest(publicKey + " holds no RSA public key (PEM)")));
         List<String> lines = java.nio.file.Files.readAllLines(file, java.nio.charset.StandardCharsets.UTF_8).stream()
                 .filter(line -> !line.isBlank()).toList();
-        AuditExportVerification.Result result = AuditExportVerification.verify(lines, key, previousHead);
+        AuditExportVerification.Result result = AuditExportVerification.verify(lines, byId, previousHead);
         if (result.intact()) {
             out.println("intact: " + result.events() + " event(s), head " + result.headHash()
                     + ", signed by the service key given");

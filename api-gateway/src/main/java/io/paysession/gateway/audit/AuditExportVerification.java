@@ -2,6 +2,8 @@ package io.paysession.gateway.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paysession.api.error.PaymentsException;
+import io.paysession.gateway.security.Pem;
 import io.paysession.gateway.security.RsaSignatures;
 
 import java.io.IOException;
@@ -9,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Checks an audit export (docs/audit.md, the algorithm written out there): every line's {@code hash} is the SHA-256
@@ -35,7 +38,40 @@ public final class AuditExportVerification {
      * @param expectedPreviousHead the head of the export this one must continue, or {@code null} to take the one its
      *                             head names
      */
+    /** The service keys to check a head with: one key, or the published ones by id. */
+    public interface Keys {
+
+        /** The key for a head naming {@code keyId}; empty when none given has that id. */
+        Optional<PublicKey> forHead(String keyId);
+
+        static Keys single(PublicKey key) {
+            return keyId -> Optional.of(key);
+        }
+
+        /** The JSON of {@code GET /service/public-keys}: the key whose {@code key_id} the head names. */
+        static Keys published(String json) {
+            JsonNode list;
+            try {
+                list = JSON.readTree(json).path("keys");
+            } catch (IOException e) {
+                throw PaymentsException.invalidRequest("the published keys are not JSON (GET /service/public-keys)");
+            }
+            return keyId -> {
+                for (JsonNode key : list) {
+                    if (key.path("key_id").asText().equals(keyId)) {
+                        return Pem.readRsaPublicKey(key.path("public_key").asText()).map(PublicKey.class::cast);
+                    }
+                }
+                return Optional.empty();
+            };
+        }
+    }
+
     public static Result verify(List<String> lines, PublicKey serviceKey, String expectedPreviousHead) {
+        return verify(lines, Keys.single(serviceKey), expectedPreviousHead);
+    }
+
+    public static Result verify(List<String> lines, Keys serviceKeys, String expectedPreviousHead) {
         List<String> problems = new ArrayList<>();
         if (lines.isEmpty()) {
             return new Result(List.of("the export is empty: no head line"), 0, null);
@@ -87,7 +123,11 @@ public final class AuditExportVerification {
                         + eventLines);
             }
             String signature = last.path("signature").asText("");
-            if (!RsaSignatures.verify(serviceKey, AuditChain.canonical(head).getBytes(StandardCharsets.UTF_8),
+            Optional<PublicKey> serviceKey = serviceKeys.forHead(head.path("key_id").asText());
+            if (serviceKey.isEmpty()) {
+                problems.add("the head names service key " + head.path("key_id").asText()
+                        + ", which the published keys given do not list");
+            } else if (!RsaSignatures.verify(serviceKey.get(), AuditChain.canonical(head).getBytes(StandardCharsets.UTF_8),
                     signature)) {
                 problems.add("the head is not signed by the service key given (changed, or signed by another key)");
             }

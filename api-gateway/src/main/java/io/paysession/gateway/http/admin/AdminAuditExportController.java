@@ -2,7 +2,7 @@ package io.paysession.gateway.http.admin;
 
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.PaymentsException;
-import io.paysession.gateway.audit.AuditChain;
+import io.paysession.gateway.audit.AuditArguments;
 import io.paysession.gateway.audit.AuditExport;
 import io.paysession.gateway.security.AdminToken;
 import io.paysession.gateway.security.ServiceKeyStore;
@@ -22,7 +22,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 
 /**
  * {@code GET /admin/v1/audit/export?from=&to=&previous_head=}: the events recorded in {@code [from, to)} as JSON lines
@@ -54,35 +53,19 @@ public class AdminAuditExportController {
         if (!adminToken.accepts(authorization)) {
             throw new PaymentsException(ErrorCode.AUTHENTICATION_ERROR, "A valid admin bearer token is required");
         }
-        Instant start = instant(from, "from");
-        Instant end = instant(to, "to");
-        if (!start.isBefore(end)) {
-            throw PaymentsException.invalidRequest("from must be before to");
-        }
-        String continues = previousHead == null ? AuditChain.GENESIS : previousHead;
-        if (!continues.matches("[0-9a-f]{64}")) {
-            throw PaymentsException.invalidRequest("previous_head must be a head hash: 64 lower-case hex digits");
-        }
-        AuditExport export = new AuditExport(events, new AuditExport.Signer(serviceKey.keyId(), serviceKey::sign),
-                Clock.systemUTC());
+        AuditArguments.ExportPeriod period = AuditArguments.exportPeriod(from, to, previousHead);
+        Instant start = period.from();
+        Instant end = period.to();
+        // one key for the whole export: the head names the key that signs it
+        ServiceKeyStore.SigningKey key = serviceKey.current();
+        AuditExport export = new AuditExport(events, new AuditExport.Signer(key.keyId(), key::sign), Clock.systemUTC());
         // written on the request's own thread as the events are read: no async time-out on a long period
         response.setStatus(200);
         response.setContentType(JSON_LINES.toString());
         response.setHeader(HttpHeaders.CONTENT_DISPOSITION, "attachment; filename=\"audit-" + start + "-" + end
                 + ".jsonl\"");
         Writer writer = new BufferedWriter(new OutputStreamWriter(response.getOutputStream(), StandardCharsets.UTF_8));
-        export.write(start, end, continues, writer);
+        export.write(start, end, period.previousHead(), writer);
         writer.flush();
-    }
-
-    private static Instant instant(String text, String name) {
-        if (text == null || text.isBlank()) {
-            throw PaymentsException.invalidRequest(name + " is required: an ISO-8601 instant, as 2026-11-27T00:00:00Z");
-        }
-        try {
-            return Instant.parse(text.trim());
-        } catch (DateTimeParseException e) {
-            throw PaymentsException.invalidRequest(name + " must be an ISO-8601 instant, as 2026-11-27T00:00:00Z");
-        }
     }
 }
