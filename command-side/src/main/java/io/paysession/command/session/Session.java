@@ -211,8 +211,8 @@ public class Session {
 
     @CommandHandler
     public void handle(MarkPayoutReadyToConfirmCommand command, Clock clock, DeadlineManager deadlines,
-                       SessionTimeLimits limits) {
-        payout(command.payoutId()).markReadyToConfirm(clock, deadlines, limits);
+                       SessionTimeLimits limits, SessionClocks clocks) {
+        payout(command.payoutId()).markReadyToConfirm(clock, new Deadlines(deadlines, clocks), limits);
         afterPrecheck(clock);
     }
 
@@ -224,14 +224,14 @@ public class Session {
 
     @CommandHandler
     public void handle(RecordPayoutOutcomeCommand command, Clock clock, DeadlineManager deadlines,
-                       SessionTimeLimits limits) {
-        payout(command.payoutId()).recordOutcome(command.outcome(), clock, deadlines, limits);
+                       SessionTimeLimits limits, SessionClocks clocks) {
+        payout(command.payoutId()).recordOutcome(command.outcome(), clock, new Deadlines(deadlines, clocks), limits);
     }
 
     @CommandHandler
     public void handle(MarkPaymentReadyToConfirmCommand command, Clock clock, DeadlineManager deadlines,
-                       SessionTimeLimits limits) {
-        payment(command.paymentId()).markReadyToConfirm(clock, deadlines, limits);
+                       SessionTimeLimits limits, SessionClocks clocks) {
+        payment(command.paymentId()).markReadyToConfirm(clock, new Deadlines(deadlines, clocks), limits);
         afterPrecheck(clock);
     }
 
@@ -286,8 +286,8 @@ public class Session {
 
     @CommandHandler
     public void handle(RecordPaymentAuthorizationCommand command, Clock clock, DeadlineManager deadlines,
-                       SessionTimeLimits limits) {
-        payment(command.paymentId()).recordAuthorization(command.outcome(), clock, deadlines, limits);
+                       SessionTimeLimits limits, SessionClocks clocks) {
+        payment(command.paymentId()).recordAuthorization(command.outcome(), clock, new Deadlines(deadlines, clocks), limits);
     }
 
     @CommandHandler
@@ -309,8 +309,8 @@ public class Session {
 
     @CommandHandler
     public void handle(RecordCaptureOutcomeUnknownCommand command, Clock clock, DeadlineManager deadlines,
-                       SessionTimeLimits limits) {
-        payment(command.paymentId()).recordCaptureOutcomeUnknown(command.reason(), clock, deadlines, limits);
+                       SessionTimeLimits limits, SessionClocks clocks) {
+        payment(command.paymentId()).recordCaptureOutcomeUnknown(command.reason(), clock, new Deadlines(deadlines, clocks), limits);
     }
 
     @CommandHandler
@@ -338,9 +338,9 @@ public class Session {
 
     @CommandHandler
     public void handle(RecordRefundOutcomeUnknownCommand command, Clock clock, DeadlineManager deadlines,
-                       SessionTimeLimits limits) {
+                       SessionTimeLimits limits, SessionClocks clocks) {
         refund(command.refundId()).orElseThrow(() -> Refund.notInProgress(command.refundId()))
-                .recordOutcomeUnknown(command.reason(), clock, deadlines, limits);
+                .recordOutcomeUnknown(command.reason(), clock, new Deadlines(deadlines, clocks), limits);
     }
 
     /** The deadline names the refund it was set for; a refund the session does not hold has nothing to query. */
