@@ -235,6 +235,55 @@ class SandboxTimeTravelEndToEndTest {
     }
 
     @Test
+    void aPayoutNotConfirmedIn240MinutesOfItsTimeIsCancelledWithConfirmTimeout() {
+        TestPartner partner = partner("tt-payout", "auto");
+        String moved = initPayout(partner);
+        String other = initPayout(partner);
+        WEBHOOKS.await(moved, "ready_to_confirm", SETUP_WAIT);
+        WEBHOOKS.await(other, "ready_to_confirm", SETUP_WAIT);
+
+        advance(partner, moved, "PT241M");
+
+        JsonNode cancelled = WEBHOOKS.await(moved, "payment_finished", SOON).session();
+        assertThat(cancelled.path("status").asText()).isEqualTo("cancelled");
+        assertThat(cancelled.path("error").path("code").asText()).isEqualTo("confirm_timeout");
+        assertThat(cancelled.path("payments").path(0).path("status").asText()).isEqualTo("failed");
+        assertThat(partner.post("/api/v1/session/confirm", sessionRef(other)).status()).isEqualTo(200);
+        assertThat(WEBHOOKS.await(other, "payment_finished", SETUP_WAIT).session().path("status").asText())
+                .isEqualTo("accepted");
+    }
+
+    @Test
+    void aRefundMadeAfterAnAdvanceHasItsOwnOutcomeQueriesMovedByTheNextOne() {
+        TestPartner partner = partner("tt-refund", "auto");
+        String moved = confirmed(partner, card(STAYS_UNKNOWN));
+        String other = confirmed(partner, card(STAYS_UNKNOWN));
+        awaitEvent(moved, "PaymentOutcomeUnknownEvent");
+        awaitEvent(other, "PaymentOutcomeUnknownEvent");
+        // 21 minutes: the acquirer knows the payment at the first query
+        advance(partner, moved, "PT21M");
+        JsonNode paid = WEBHOOKS.await(moved, "payment_finished", SOON).session();
+        assertThat(paid.path("status").asText()).as(paid.toString()).isEqualTo("accepted");
+
+        // a refund now is unknown for 20 minutes of the session's time from now: the earlier advance does not count
+        ObjectNode refund = sessionRef(moved);
+        refund.putObject("amount_details").put("amount", 4_000).put("currency", "rub");
+        assertThat(partner.post("/api/v1/session/refund", refund).status()).isEqualTo(200);
+        awaitEvent(moved, "RefundOutcomeUnknownEvent");
+        advance(partner, moved, "PT16M");
+        JsonNode inError = WEBHOOKS.await(moved, "payment_refunded", SOON).session()
+                .path("acquiring_payments").path(0).path("refunds").path(0);
+        assertThat(inError.path("status").asText()).as(inError.toString()).isEqualTo("error");
+        assertThat(inError.path("error").path("code").asText()).isEqualTo("provider_timeout");
+
+        advance(partner, moved, "PT1H");
+        await().atMost(SOON).until(() -> status(partner, moved).path("acquiring_payments").path(0).path("refunds")
+                .path(0).path("status").asText().equals("accepted"));
+        assertThat(status(partner, other).path("status").asText()).isEqualTo("in_progress");
+        assertThat(types(other)).doesNotContain("payment_finished");
+    }
+
+    @Test
     void theRetriesOfASessionsWebhooksSeeItsTimeAndEndWithItsRetryWindow() {
         TestPartner partner = partner("tt-retries", "auto");
         // the partner's endpoint fails every webhook but those of the sessions it is told to accept
@@ -327,6 +376,18 @@ class SandboxTimeTravelEndToEndTest {
         Answer confirm = partner.post("/api/v1/session/confirm", sessionRef(sessionId));
         assertThat(confirm.status()).as(confirm.toString()).isEqualTo(200);
         return sessionId;
+    }
+
+    private static String initPayout(TestPartner partner) {
+        ObjectNode body = JsonNodeFactory.instance.objectNode();
+        body.putObject("payment_method").put("type", "card").putObject("card").put("type", "bank_card")
+                .putObject("bank_card").put("number", "4242424242424242");
+        body.putObject("amount_details").put("amount", 15_000).put("currency", "rub");
+        body.putObject("participant_details").putObject("recipient").put("full_name", "John Doe");
+        body.put("metadata", "payout " + UUID.randomUUID());
+        Answer init = partner.post("/api/v1/session/init/payout", body);
+        assertThat(init.status()).as(init.toString()).isEqualTo(200);
+        return init.session().path("id").asText();
     }
 
     private static JsonNode status(TestPartner partner, String sessionId) {

@@ -13,7 +13,7 @@ import java.time.Instant;
  * The time a session sees: the service's clock, unless the sandbox moved that session's time forward
  * ({@link SessionTimeShift}). What compares the present with a session's own deadlines asks this, not the
  * service's clock: the delays of the session's deadlines ({@link #delay}), the sandbox rails' answers that depend on
- * how long ago something happened ({@link #clockOf}). Recorded event times are the service's clock, always: the
+ * how long ago something happened ({@link #elapsedSince}). Recorded event times are the service's clock, always: the
  * audit trail says when things really happened.
  */
 @Component
@@ -37,15 +37,14 @@ public class SessionClocks {
         return new SessionClocks(clock, (SessionTimeShift) null);
     }
 
-    /** The session's present. */
-    public Instant now(SessionId session) {
-        return clockOf(session).instant();
-    }
-
-    /** A clock of the session's time. */
-    public Clock clockOf(SessionId session) {
-        Duration offset = shift == null ? Duration.ZERO : shift.offset(session);
-        return offset.isZero() ? clock : Clock.offset(clock, offset);
+    /**
+     * How much of the session's time has passed since {@code since}, an instant of the service's clock (a time the
+     * sandbox recorded): the real time, plus the advances made after it. An advance made before {@code since} does
+     * not count: what happened after it is not older for it.
+     */
+    public Duration elapsedSince(SessionId session, Instant since) {
+        Duration real = Duration.between(since, clock.instant());
+        return shift == null ? real : real.plus(shift.advancedSince(session, since));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.paysession.command.session;
 import io.paysession.api.session.SessionId;
 
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * A session whose time was moved forward by a partner: the sandbox's time travel ({@code POST
@@ -11,8 +12,8 @@ import java.time.Duration;
  */
 public interface SessionTimeShift {
 
-    /** How far the session's time is ahead of the service's clock: zero for a session never advanced. */
-    Duration offset(SessionId session);
+    /** How far the session's time was moved forward after {@code since} (an instant of the service's clock). */
+    Duration advancedSince(SessionId session, Instant since);
 
     /**
      * Takes, for a timer of {@code operationId} to be set {@code after} from now, the part of a recent advance that

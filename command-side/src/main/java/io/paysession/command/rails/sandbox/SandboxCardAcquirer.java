@@ -143,12 +143,13 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
 
     /**
      * The card that stays unknown: for {@code long-unknown} after its authorization was bound, in the session's time
-     * (a partner who moved the session's time forward past it finds the outcome known).
+     * (a partner who moved the session's time forward past it finds the outcome known; an advance made before it
+     * was bound does not count).
      */
     private boolean stillUnknown(RailOperation operation) {
         return ledger.boundAt(SandboxLedger.Kind.AUTHORIZE, operation.paymentId().value())
-                .map(bound -> bound.plus(scheduler.properties().longUnknown())
-                        .isAfter(sessionClocks.now(operation.sessionId())))
+                .map(bound -> sessionClocks.elapsedSince(operation.sessionId(), bound)
+                        .compareTo(scheduler.properties().longUnknown()) < 0)
                 .orElse(false);
     }
 
@@ -223,7 +224,8 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
         boolean staysUnknown = reveal(operation).filter(card -> SandboxTestCards.staysUnknown(card.number()))
                 .isPresent();
         if (staysUnknown && ledger.boundAt(SandboxLedger.Kind.REFUND, refundId.value())
-                .map(at -> at.plus(scheduler.properties().longUnknown()).isAfter(sessionClocks.now(operation.sessionId())))
+                .map(at -> sessionClocks.elapsedSince(operation.sessionId(), at)
+                        .compareTo(scheduler.properties().longUnknown()) < 0)
                 .orElse(false)) {
             return new RefundOutcome.Unknown(ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT,
                     "The acquirer does not know the refund's outcome yet"));

@@ -37,14 +37,18 @@ public class SandboxSessionClock implements SessionTimeShift {
     }
 
     @Override
-    public Duration offset(SessionId session) {
-        List<Long> offset = jdbc.queryForList("select offset_ms from sandbox_session_clock where session_id = ?",
-                Long.class, session.value());
-        return offset.isEmpty() ? Duration.ZERO : Duration.ofMillis(offset.get(0));
+    public Duration advancedSince(SessionId session, Instant since) {
+        Long advanced = jdbc.queryForObject("""
+                        select coalesce(sum(duration_ms), 0) from sandbox_clock_advance
+                         where session_id = ? and advanced_at > ?""",
+                Long.class, session.value(), Timestamp.from(since));
+        return Duration.ofMillis(advanced == null ? 0 : advanced);
     }
 
     /** Adds {@code duration} to the session's offset (in the caller's transaction); the new offset. */
     public Offset advance(SessionId session, Duration duration) {
+        jdbc.update("insert into sandbox_clock_advance (session_id, advanced_at, duration_ms) values (?, ?, ?)",
+                session.value(), Timestamp.from(clock.instant()), duration.toMillis());
         return jdbc.queryForObject("""
                         insert into sandbox_session_clock (session_id, offset_ms, advances, advanced_at)
                         values (?, ?, 1, ?)
