@@ -71,7 +71,7 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
  * started; it hands the commands that name no operation (confirm, cancel, capture, refund) and its deadlines to the
  * operation under way ({@link Operation}). A session holds one operation (the table starts one only in a session
  * without one), except a multi-session ({@code session/multi/init}), whose several operations are confirmed and
- * cancelled together and whose deadlines are found by the operation they name. It does no I/O and takes time from the injected clock. Which command is allowed when,
+ * cancelled together and whose deadlines are found by the operation they name. It does no I/O and takes time from the injected clock (in the sandbox, the delays of its deadlines come from {@link SessionClocks}, which reads the session's time travel). Which command is allowed when,
  * and which state follows, is decided by {@link SessionLifecycle}: the event sourcing handlers apply the state its
  * tables answer for the trigger their event records.
  * <p>
