@@ -83,7 +83,8 @@ class OpenApiDocumentsTest extends EndToEndTestBase {
         mappings.getHandlerMethods().keySet().forEach((RequestMappingInfo info) -> {
             for (String pattern : info.getPatternValues()) {
                 String document = pattern.startsWith("/admin/") ? "admin"
-                        : pattern.startsWith("/api/") || pattern.startsWith("/cds/v1/tokenize/") ? "partner" : null;
+                        : pattern.startsWith("/api/") || pattern.startsWith("/cds/v1/tokenize/")
+                        || pattern.startsWith("/sandbox/v1/") ? "partner" : null;
                 if (document == null) {
                     continue;
                 }

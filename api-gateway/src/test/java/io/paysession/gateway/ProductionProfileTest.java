@@ -126,6 +126,8 @@ class ProductionProfileTest extends EndToEndTestBase {
         for (Answer answer : List.of(get(application, interaction), post(application, interaction + "/approve"),
                 post(application, interaction + "/decline"), get(application, "/sandbox/webhooks/demo"),
                 post(application, "/sandbox/webhooks/demo"),
+                // the sandbox's time travel (docs/sandbox.md)
+                post(application, "/sandbox/v1/clock/advance"),
                 // the operator dashboard is off unless PAYMENTS_DASHBOARD_ENABLED (docs/dashboard.md)
                 get(application, "/dashboard/sign-in"), get(application, "/dashboard/sessions"),
                 post(application, "/dashboard/sign-in"))) {
@@ -142,6 +144,17 @@ class ProductionProfileTest extends EndToEndTestBase {
                 .GET().build());
         assertThat(banks.status()).as(banks.toString()).isEqualTo(200);
         assertThat(banks.body().path("banks").findValuesAsText("id")).containsExactly("100000000999");
+
+        // signed by a partner, the sandbox's time travel is still an unknown path
+        byte[] advance = "{\"session_id\":\"ps_1\",\"duration\":\"PT21M\"}".getBytes(StandardCharsets.UTF_8);
+        Answer timeTravel = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl(application)
+                        + "/sandbox/v1/clock/advance"))
+                .header("Content-Type", "application/json")
+                .header("X-PARTNER-PROJECT", partner.project())
+                .header("X-PARTNER-SIGN", partner.sign(advance))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(advance)).build());
+        assertThat(timeTravel.status()).as(timeTravel.toString()).isEqualTo(404);
+        assertThat(timeTravel.errorCode()).isEqualTo("invalid_request");
     }
 
     @Test

@@ -13,6 +13,7 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.InvalidMediaTypeException;
@@ -60,16 +61,20 @@ public class PartnerSignatureFilter extends OncePerRequestFilter {
     private static final byte[] EMPTY_SDK_BODY = "[]".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final PartnerDirectory partners;
+    /** Whether the sandbox's partner calls ({@code /sandbox/v1/*}) are served: then they are signed like the rest. */
+    private final boolean sandboxApi;
 
-    public PartnerSignatureFilter(PartnerDirectory partners) {
+    public PartnerSignatureFilter(PartnerDirectory partners, ObjectProvider<SandboxClockController> sandboxApi) {
         this.partners = partners;
+        this.sandboxApi = sandboxApi.getIfAvailable() != null;
     }
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
         // the normalized path (NormalPathFilter refuses any other), its prefixes in any case
         String path = RequestPaths.of(request);
-        return !isPartnerApi(path) || path.equals(PUBLIC_TOKEN_PATH) || WIDGET_PATHS.contains(path);
+        boolean signed = isPartnerApi(path) || sandboxApi && RequestPaths.isUnder(path, SandboxClockController.PREFIX);
+        return !signed || path.equals(PUBLIC_TOKEN_PATH) || WIDGET_PATHS.contains(path);
     }
 
     @Override

@@ -233,7 +233,7 @@ public class SessionController {
         return id.orElseThrow(SessionController::notFound);
     }
 
-    private static PaymentsException notFound() {
+    static PaymentsException notFound() {
         return new PaymentsException(ErrorCode.SESSION_NOT_FOUND, "Session not found");
     }
 }

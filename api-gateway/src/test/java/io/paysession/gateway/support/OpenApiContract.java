@@ -286,7 +286,8 @@ public final class OpenApiContract {
         if (path.startsWith("/admin/")) {
             return OpenApiDocuments.ADMIN;
         }
-        if (path.startsWith("/api/") || path.startsWith("/cds/v1/tokenize/") || path.equals("/service/public-key")) {
+        if (path.startsWith("/api/") || path.startsWith("/cds/v1/tokenize/") || path.startsWith("/sandbox/v1/")
+                || path.equals("/service/public-key")) {
             return OpenApiDocuments.PARTNER;
         }
         return null;

@@ -13,7 +13,6 @@ import io.paysession.command.session.SessionLifecycle.Allowed;
 import io.paysession.command.session.SessionLifecycle.Refused;
 import io.paysession.command.session.SessionLifecycle.Rule;
 import io.paysession.command.session.SessionLifecycle.Trigger;
-import org.axonframework.deadline.DeadlineManager;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -125,8 +124,8 @@ abstract class Operation {
         return operationId().equals(deadline.operationId()) && stage == deadline.stage();
     }
 
-    void schedule(DeadlineManager deadlines, String name, Duration after) {
-        deadlines.schedule(after, name, new StageDeadline(operationId(), stage));
+    void schedule(Deadlines deadlines, String name, Duration after) {
+        deadlines.schedule(sessionId, name, after, new StageDeadline(operationId(), stage));
     }
 
     /**

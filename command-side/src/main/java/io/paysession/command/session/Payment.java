@@ -44,7 +44,6 @@ import io.paysession.command.recurrent.RecurrentTokenNames;
 import io.paysession.command.session.SessionLifecycle.RefundTrigger;
 import io.paysession.command.session.SessionLifecycle.Rule;
 import io.paysession.command.session.SessionLifecycle.Trigger;
-import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateMember;
 import org.axonframework.modelling.command.EntityId;
@@ -104,7 +103,7 @@ final class Payment extends Operation {
         return SessionLifecycle.paymentRows();
     }
 
-    void markReadyToConfirm(Clock clock, DeadlineManager deadlines, SessionTimeLimits limits) {
+    void markReadyToConfirm(Clock clock, Deadlines deadlines, SessionTimeLimits limits) {
         advance(Trigger.PRECHECK_PASSED);
         apply(new PaymentReadyToConfirmEvent(sessionId, paymentId, WireFormat.now(clock)));
         schedule(deadlines, Session.CONFIRM_TIMEOUT, limits.confirmWindow(order.method()));
@@ -116,7 +115,7 @@ final class Payment extends Operation {
         apply(new PaymentConfirmedEvent(sessionId, paymentId, order, WireFormat.now(clock)));
     }
 
-    void recordAuthorization(AuthorizationOutcome outcome, Clock clock, DeadlineManager deadlines,
+    void recordAuthorization(AuthorizationOutcome outcome, Clock clock, Deadlines deadlines,
                              SessionTimeLimits limits) {
         Instant now = WireFormat.now(clock);
         if (outcome instanceof AuthorizationOutcome.Approved approved) {
@@ -169,7 +168,7 @@ final class Payment extends Operation {
      * The rail's answer to the capture was lost: the capture may have happened, so it is never sent again; the
      * rail is asked about it when the deadline falls due (doubling, capped, as for authorizations).
      */
-    void recordCaptureOutcomeUnknown(ErrorDetails reason, Clock clock, DeadlineManager deadlines,
+    void recordCaptureOutcomeUnknown(ErrorDetails reason, Clock clock, Deadlines deadlines,
                                      SessionTimeLimits limits) {
         advance(Trigger.CAPTURE_OUTCOME_UNKNOWN);
         apply(new PaymentCaptureOutcomeUnknownEvent(sessionId, paymentId, reason, captureQueries,

@@ -23,7 +23,6 @@ import io.paysession.api.session.SessionId;
 import io.paysession.api.wire.WireFormat;
 import io.paysession.command.session.SessionLifecycle.Rule;
 import io.paysession.command.session.SessionLifecycle.Trigger;
-import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.EntityId;
 
@@ -63,7 +62,7 @@ final class Payout extends Operation {
         return SessionLifecycle.payoutRows();
     }
 
-    void markReadyToConfirm(Clock clock, DeadlineManager deadlines, SessionTimeLimits limits) {
+    void markReadyToConfirm(Clock clock, Deadlines deadlines, SessionTimeLimits limits) {
         advance(Trigger.PRECHECK_PASSED);
         apply(new PayoutReadyToConfirmEvent(sessionId, payoutId, WireFormat.now(clock)));
         schedule(deadlines, Session.CONFIRM_TIMEOUT, limits.confirm());
@@ -75,7 +74,7 @@ final class Payout extends Operation {
         apply(new PayoutConfirmedEvent(sessionId, payoutId, payout, WireFormat.now(clock)));
     }
 
-    void recordOutcome(AuthorizationOutcome outcome, Clock clock, DeadlineManager deadlines,
+    void recordOutcome(AuthorizationOutcome outcome, Clock clock, Deadlines deadlines,
                        SessionTimeLimits limits) {
         Instant now = WireFormat.now(clock);
         if (outcome instanceof AuthorizationOutcome.Approved approved) {

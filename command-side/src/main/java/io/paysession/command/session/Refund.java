@@ -16,7 +16,6 @@ import io.paysession.api.session.RefundState;
 import io.paysession.api.session.SessionId;
 import io.paysession.api.wire.WireFormat;
 import io.paysession.command.session.SessionLifecycle.RefundTrigger;
-import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.EntityId;
 
@@ -100,7 +99,7 @@ final class Refund {
      * The rail's answer was lost: the refund may have been paid, so it stays in progress (and its amount counts
      * against what is left to refund) and the rail is asked about it when the deadline falls due.
      */
-    void recordOutcomeUnknown(ErrorDetails reason, Clock clock, DeadlineManager deadlines, SessionTimeLimits limits) {
+    void recordOutcomeUnknown(ErrorDetails reason, Clock clock, Deadlines deadlines, SessionTimeLimits limits) {
         require(RefundTrigger.OUTCOME_UNKNOWN);
         int queriesMade = queries;
         Instant now = WireFormat.now(clock);
@@ -110,7 +109,7 @@ final class Refund {
             apply(new RefundOutcomeOverdueEvent(sessionId, paymentId, refundId,
                     Operation.overdueError("refund", queriesMade), now));
         }
-        deadlines.schedule(limits.outcomeQueryDelay(queriesMade), Session.REFUND_OUTCOME_QUERY,
+        deadlines.schedule(sessionId, Session.REFUND_OUTCOME_QUERY, limits.outcomeQueryDelay(queriesMade),
                 new StageDeadline(refundId.value(), stage));
     }
 

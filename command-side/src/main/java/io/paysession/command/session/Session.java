@@ -71,7 +71,7 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
  * started; it hands the commands that name no operation (confirm, cancel, capture, refund) and its deadlines to the
  * operation under way ({@link Operation}). A session holds one operation (the table starts one only in a session
  * without one), except a multi-session ({@code session/multi/init}), whose several operations are confirmed and
- * cancelled together and whose deadlines are found by the operation they name. It does no I/O and takes time from the injected clock. Which command is allowed when,
+ * cancelled together and whose deadlines are found by the operation they name. It does no I/O and takes time from the injected clock (in the sandbox, the delays of its deadlines come from {@link SessionClocks}, which reads the session's time travel). Which command is allowed when,
  * and which state follows, is decided by {@link SessionLifecycle}: the event sourcing handlers apply the state its
  * tables answer for the trigger their event records.
  * <p>
@@ -211,8 +211,8 @@ public class Session {
 
     @CommandHandler
     public void handle(MarkPayoutReadyToConfirmCommand command, Clock clock, DeadlineManager deadlines,
-                       SessionTimeLimits limits) {
-        payout(command.payoutId()).markReadyToConfirm(clock, deadlines, limits);
+                       SessionTimeLimits limits, SessionClocks clocks) {
+        payout(command.payoutId()).markReadyToConfirm(clock, new Deadlines(deadlines, clocks), limits);
         afterPrecheck(clock);
     }
 
@@ -224,14 +224,14 @@ public class Session {
 
     @CommandHandler
     public void handle(RecordPayoutOutcomeCommand command, Clock clock, DeadlineManager deadlines,
-                       SessionTimeLimits limits) {
-        payout(command.payoutId()).recordOutcome(command.outcome(), clock, deadlines, limits);
+                       SessionTimeLimits limits, SessionClocks clocks) {
+        payout(command.payoutId()).recordOutcome(command.outcome(), clock, new Deadlines(deadlines, clocks), limits);
     }
 
     @CommandHandler
     public void handle(MarkPaymentReadyToConfirmCommand command, Clock clock, DeadlineManager deadlines,
-                       SessionTimeLimits limits) {
-        payment(command.paymentId()).markReadyToConfirm(clock, deadlines, limits);
+                       SessionTimeLimits limits, SessionClocks clocks) {
+        payment(command.paymentId()).markReadyToConfirm(clock, new Deadlines(deadlines, clocks), limits);
         afterPrecheck(clock);
     }
 
@@ -286,8 +286,8 @@ public class Session {
 
     @CommandHandler
     public void handle(RecordPaymentAuthorizationCommand command, Clock clock, DeadlineManager deadlines,
-                       SessionTimeLimits limits) {
-        payment(command.paymentId()).recordAuthorization(command.outcome(), clock, deadlines, limits);
+                       SessionTimeLimits limits, SessionClocks clocks) {
+        payment(command.paymentId()).recordAuthorization(command.outcome(), clock, new Deadlines(deadlines, clocks), limits);
     }
 
     @CommandHandler
@@ -309,8 +309,8 @@ public class Session {
 
     @CommandHandler
     public void handle(RecordCaptureOutcomeUnknownCommand command, Clock clock, DeadlineManager deadlines,
-                       SessionTimeLimits limits) {
-        payment(command.paymentId()).recordCaptureOutcomeUnknown(command.reason(), clock, deadlines, limits);
+                       SessionTimeLimits limits, SessionClocks clocks) {
+        payment(command.paymentId()).recordCaptureOutcomeUnknown(command.reason(), clock, new Deadlines(deadlines, clocks), limits);
     }
 
     @CommandHandler
@@ -338,9 +338,9 @@ public class Session {
 
     @CommandHandler
     public void handle(RecordRefundOutcomeUnknownCommand command, Clock clock, DeadlineManager deadlines,
-                       SessionTimeLimits limits) {
+                       SessionTimeLimits limits, SessionClocks clocks) {
         refund(command.refundId()).orElseThrow(() -> Refund.notInProgress(command.refundId()))
-                .recordOutcomeUnknown(command.reason(), clock, deadlines, limits);
+                .recordOutcomeUnknown(command.reason(), clock, new Deadlines(deadlines, clocks), limits);
     }
 
     /** The deadline names the refund it was set for; a refund the session does not hold has nothing to query. */

@@ -62,6 +62,7 @@ final class SessionDriver implements AutoCloseable {
                 .registerComponent(Clock.class, config -> clock)
                 .registerComponent(SessionTimeLimits.class, config -> limits)
                 .registerComponent(DeadlineManager.class, config -> deadlines)
+                .registerComponent(SessionClocks.class, config -> SessionClocks.real(clock))
                 .buildConfiguration();
         axon.start();
     }

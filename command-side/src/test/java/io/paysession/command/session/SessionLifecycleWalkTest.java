@@ -190,6 +190,7 @@ class SessionLifecycleWalkTest {
     private static TestExecutor<Session> reach(Place place, List<Object> more, SessionTimeLimits limits) {
         FixtureConfiguration<Session> fixture = new AggregateTestFixture<>(Session.class);
         fixture.registerInjectableResource(Clock.fixed(NOW, ZoneOffset.UTC));
+        fixture.registerInjectableResource(SessionClocks.real(Clock.fixed(NOW, ZoneOffset.UTC)));
         fixture.registerInjectableResource(limits);
         List<Object> commands = new ArrayList<>(commandsTo(place));
         commands.addAll(more);

@@ -69,6 +69,7 @@ class SessionPayoutTest {
     void setUp() {
         fixture = new AggregateTestFixture<>(Session.class);
         fixture.registerInjectableResource(Clock.fixed(NOW, ZoneOffset.UTC));
+        fixture.registerInjectableResource(SessionClocks.real(Clock.fixed(NOW, ZoneOffset.UTC)));
         fixture.registerInjectableResource(SessionTimeLimits.defaults());
     }
 

@@ -76,6 +76,7 @@ abstract class SessionTestSupport {
     void setUp() {
         fixture = new AggregateTestFixture<>(Session.class);
         fixture.registerInjectableResource(Clock.fixed(NOW, ZoneOffset.UTC));
+        fixture.registerInjectableResource(SessionClocks.real(Clock.fixed(NOW, ZoneOffset.UTC)));
         fixture.registerInjectableResource(LIMITS);
     }
 

@@ -7,6 +7,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -112,6 +113,19 @@ public class DeliveryStore {
     public DeliveryStore(JdbcTemplate jdbc, PlatformTransactionManager transactionManager) {
         this.jdbc = jdbc;
         this.transaction = new TransactionTemplate(transactionManager);
+    }
+
+    /**
+     * The sandbox's time travel (docs/sandbox.md): the pending notifications of {@code sessionId} are retried
+     * {@code by} earlier (an overdue one at {@code now}) and their retry window ends {@code by} earlier; how many.
+     */
+    public int bringRetriesEarlier(String sessionId, Duration by, Instant now) {
+        return jdbc.update("""
+                        UPDATE webhook_notification
+                           SET next_attempt_at = greatest(next_attempt_at - (? * interval '1 millisecond'), ?),
+                               window_started_at = window_started_at - (? * interval '1 millisecond')
+                         WHERE session_id = ? AND state = 'PENDING'""",
+                by.toMillis(), utc(now), by.toMillis(), sessionId);
     }
 
     /**

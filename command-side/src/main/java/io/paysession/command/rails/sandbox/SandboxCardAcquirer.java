@@ -14,6 +14,7 @@ import io.paysession.command.rails.PaymentRail;
 import io.paysession.command.rails.PrecheckResult;
 import io.paysession.command.rails.RailOperation;
 import io.paysession.command.rails.RefundOutcome;
+import io.paysession.command.session.SessionClocks;
 import io.paysession.command.vault.CardVault;
 import io.paysession.command.vault.RevealedCard;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -47,23 +48,26 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
     private final SandboxLedger ledger;
     private final Clock clock;
     private final SandboxChargebacks chargebacks;
+    private final SessionClocks sessionClocks;
     private final SecureRandom random = new SecureRandom();
 
     @Autowired
     public SandboxCardAcquirer(CardVault vault, SandboxInteractions interactions, SandboxScheduler scheduler,
-                               SandboxLedger ledger, Clock clock, SandboxChargebacks chargebacks) {
+                               SandboxLedger ledger, Clock clock, SandboxChargebacks chargebacks,
+                               SessionClocks sessionClocks) {
         this.vault = vault;
         this.interactions = interactions;
         this.scheduler = scheduler;
         this.ledger = ledger;
         this.clock = clock;
         this.chargebacks = chargebacks;
+        this.sessionClocks = sessionClocks;
     }
 
     /** Without chargebacks: the chargeback test card is paid like any other (the rail contract's tests). */
     public SandboxCardAcquirer(CardVault vault, SandboxInteractions interactions, SandboxScheduler scheduler,
                                SandboxLedger ledger, Clock clock) {
-        this(vault, interactions, scheduler, ledger, clock, null);
+        this(vault, interactions, scheduler, ledger, clock, null, SessionClocks.real(clock));
     }
 
     @Override
@@ -129,7 +133,7 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
         return scheduler.later(() -> {
             Optional<RevealedCard> card = reveal(operation);
             if (card.isPresent() && SandboxTestCards.staysUnknown(card.get().number())
-                    && stillUnknown(operation.paymentId().value())) {
+                    && stillUnknown(operation)) {
                 return new AuthorizationOutcome.Unknown(ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT,
                         "The acquirer does not know the outcome yet"));
             }
@@ -137,10 +141,15 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
         });
     }
 
-    /** The card that stays unknown: for {@code long-unknown} after its authorization was bound. */
-    private boolean stillUnknown(String paymentId) {
-        return ledger.boundAt(SandboxLedger.Kind.AUTHORIZE, paymentId)
-                .map(bound -> bound.plus(scheduler.properties().longUnknown()).isAfter(clock.instant()))
+    /**
+     * The card that stays unknown: for {@code long-unknown} after its authorization was bound, in the session's time
+     * (a partner who moved the session's time forward past it finds the outcome known; an advance made before it
+     * was bound does not count).
+     */
+    private boolean stillUnknown(RailOperation operation) {
+        return ledger.boundAt(SandboxLedger.Kind.AUTHORIZE, operation.paymentId().value())
+                .map(bound -> sessionClocks.elapsedSince(operation.sessionId(), bound)
+                        .compareTo(scheduler.properties().longUnknown()) < 0)
                 .orElse(false);
     }
 
@@ -215,7 +224,9 @@ public class SandboxCardAcquirer implements PaymentRail, PayerDecisions {
         boolean staysUnknown = reveal(operation).filter(card -> SandboxTestCards.staysUnknown(card.number()))
                 .isPresent();
         if (staysUnknown && ledger.boundAt(SandboxLedger.Kind.REFUND, refundId.value())
-                .map(at -> at.plus(scheduler.properties().longUnknown()).isAfter(clock.instant())).orElse(false)) {
+                .map(at -> sessionClocks.elapsedSince(operation.sessionId(), at)
+                        .compareTo(scheduler.properties().longUnknown()) < 0)
+                .orElse(false)) {
             return new RefundOutcome.Unknown(ErrorDetails.of(ErrorCode.PROVIDER_TIMEOUT,
                     "The acquirer does not know the refund's outcome yet"));
         }
