@@ -31,7 +31,7 @@ import java.util.stream.Stream;
 import static io.paysession.api.session.SessionFixtures.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
-class EventJsonRoundTripTest {
+public class EventJsonRoundTripTest {
 
     private static final ObjectMapper JSON = PaymentJson.newObjectMapper();
     private static final List<String> MESSAGE_PACKAGES = List.of("io.paysession.api.session", "io.paysession.api.partner",
@@ -41,7 +41,7 @@ class EventJsonRoundTripTest {
             "https://shop.example/webhooks", CaptureMode.DELAYED, new FeeSchedule(250, 30));
 
     /** One instance of every message; a message class without one fails {@link #everyMessageClassHasASample()}. */
-    static List<Object> messages() {
+    public static List<Object> messages() {
         PaymentData draft = new PaymentData(VISA, AMOUNT, null, null, null, json("{\"order\":\"o-7\"}"), null);
         return List.of(
                 created(ApiVersion.V2),
