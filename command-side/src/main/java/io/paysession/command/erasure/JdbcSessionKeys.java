@@ -1,0 +1,215 @@
+package io.paysession.command.erasure;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.paysession.api.session.SessionId;
+import io.paysession.command.vault.VaultKeyRing;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import javax.crypto.Cipher;
+import javax.crypto.Mac;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@link SessionKeys} in PostgreSQL ({@code pii_session_key}, {@code pii_subject_session}: pii_session_keys.sql), the
+ * keys sealed under a key derived from the vault key. Keys are cached for {@code cacheTime}: a node that read a key
+ * before another node erased it may use it that long (the erasure waits as long before it rebuilds what was derived
+ * from the data); this node's own caches are emptied by the erasure at once. A key created in a transaction is cached
+ * only once the transaction commits, so a rolled-back key is never used for a retry.
+ */
+public final class JdbcSessionKeys implements SessionKeys {
+
+    static final String SEALING_PURPOSE = "pii-session-key-sealing";
+    static final String INDEX_PURPOSE = "pii-subject-index";
+    private static final int NONCE_BYTES = 12;
+
+    private final JdbcTemplate jdbc;
+    private final VaultKeyRing vault;
+    private final Clock clock;
+    private final SecureRandom random = new SecureRandom();
+    private final Cache<String, Optional<SecretKey>> keys;
+    private final Cache<SessionId, DataKey> writing;
+
+    public JdbcSessionKeys(JdbcTemplate jdbc, VaultKeyRing vault, Clock clock, Duration cacheTime) {
+        this.jdbc = jdbc;
+        this.vault = vault;
+        this.clock = clock;
+        this.keys = Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(cacheTime).build();
+        this.writing = Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(cacheTime).build();
+    }
+
+    @Override
+    public DataKey writingKey(SessionId session, String project) {
+        DataKey cached = writing.getIfPresent(session);
+        if (cached != null) {
+            return cached;
+        }
+        List<Map<String, Object>> rows = jdbc.queryForList("""
+                select key_id, sealed_key, sealing_key_id from pii_session_key
+                 where session_id = ? and erased_at is null order by created_at desc limit 1""", session.value());
+        DataKey key;
+        if (!rows.isEmpty()) {
+            Map<String, Object> row = rows.get(0);
+            String keyId = (String) row.get("key_id");
+            key = new DataKey(keyId, unseal(keyId, (byte[]) row.get("sealed_key"), (String) row.get("sealing_key_id")));
+        } else {
+            key = create(session, project);
+        }
+        afterCommit(() -> {
+            writing.put(session, key);
+            keys.put(key.keyId(), Optional.of(key.key()));
+        });
+        return key;
+    }
+
+    private DataKey create(SessionId session, String project) {
+        byte[] material = new byte[32];
+        random.nextBytes(material);
+        byte[] id = new byte[9];
+        random.nextBytes(id);
+        String keyId = Base64.getUrlEncoder().withoutPadding().encodeToString(id);
+        String sealingKeyId = vault.activeKeyId();
+        jdbc.update("""
+                insert into pii_session_key (key_id, session_id, project, sealed_key, sealing_key_id, created_at)
+                values (?, ?, ?, ?, ?, ?)""", keyId, session.value(), project, seal(keyId, material, sealingKeyId),
+                sealingKeyId, Timestamp.from(clock.instant()));
+        return new DataKey(keyId, new SecretKeySpec(material, "AES"));
+    }
+
+    @Override
+    public Optional<SecretKey> key(String keyId) {
+        return keys.get(keyId, id -> {
+            List<Map<String, Object>> rows = jdbc.queryForList(
+                    "select sealed_key, sealing_key_id from pii_session_key where key_id = ?", id);
+            if (rows.isEmpty() || rows.get(0).get("sealed_key") == null) {
+                // erased; a key id no row names was never committed, so no stored event can name it either
+                return Optional.empty();
+            }
+            return Optional.of(unseal(id, (byte[]) rows.get(0).get("sealed_key"), (String) rows.get(0).get("sealing_key_id")));
+        });
+    }
+
+    @Override
+    public void link(SessionId session, String project, String reference) {
+        String partner = project;
+        if (partner == null) {
+            List<String> known = jdbc.queryForList("""
+                    select project from pii_session_key where session_id = ? and project is not null limit 1""",
+                    String.class, session.value());
+            if (known.isEmpty()) {
+                throw new IllegalStateException("the partner of " + session + " is not known: its first event was "
+                        + "stored before its data was encrypted (docs/erasure.md, old events)");
+            }
+            partner = known.get(0);
+        }
+        String indexKeyId = vault.activeKeyId();
+        jdbc.update("""
+                insert into pii_subject_session (subject_hash, index_key_id, session_id) values (?, ?, ?)
+                on conflict do nothing""", subjectHash(partner, reference, indexKeyId), indexKeyId, session.value());
+    }
+
+    @Override
+    public List<SessionId> sessionsOf(String project, String reference) {
+        List<String> hashes = new ArrayList<>();
+        for (String keyId : vault.keyIds()) {
+            hashes.add(subjectHash(project, reference, keyId));
+        }
+        return jdbc.queryForList("select distinct session_id from pii_subject_session where subject_hash = any(?)",
+                        String.class, (Object) hashes.toArray(String[]::new)).stream()
+                .map(SessionId::of).sorted((a, b) -> a.value().compareTo(b.value())).toList();
+    }
+
+    @Override
+    public int erase(Collection<SessionId> sessions) {
+        String[] ids = sessions.stream().map(SessionId::value).toArray(String[]::new);
+        List<String> keyIds = jdbc.queryForList(
+                "select key_id from pii_session_key where session_id = any(?) and erased_at is null", String.class,
+                (Object) ids);
+        int erased = jdbc.update("""
+                update pii_session_key set sealed_key = null, sealing_key_id = null, erased_at = ?
+                 where session_id = any(?) and erased_at is null""", Timestamp.from(clock.instant()), ids);
+        afterCommit(() -> {
+            sessions.forEach(writing::invalidate);
+            keyIds.forEach(keys::invalidate);
+        });
+        return erased;
+    }
+
+    private String subjectHash(String project, String reference, String indexKeyId) {
+        SecretKey indexKey = vault.derivedKey(indexKeyId, INDEX_PURPOSE).orElseThrow(() ->
+                new IllegalStateException("vault key " + indexKeyId + " is not in the key ring"));
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(indexKey);
+            return HexFormat.of().formatHex(mac.doFinal((project + "\u0000" + reference).getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is not available", e);
+        }
+    }
+
+    private byte[] seal(String keyId, byte[] material, String sealingKeyId) {
+        try {
+            byte[] nonce = new byte[NONCE_BYTES];
+            random.nextBytes(nonce);
+            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(Cipher.ENCRYPT_MODE, sealingKey(sealingKeyId), new GCMParameterSpec(128, nonce));
+            cipher.updateAAD(keyId.getBytes(StandardCharsets.UTF_8));
+            byte[] sealed = cipher.doFinal(material);
+            byte[] stored = new byte[NONCE_BYTES + sealed.length];
+            System.arraycopy(nonce, 0, stored, 0, NONCE_BYTES);
+            System.arraycopy(sealed, 0, stored, NONCE_BYTES, sealed.length);
+            return stored;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("a session key could not be sealed", e);
+        }
+    }
+
+    private SecretKey unseal(String keyId, byte[] stored, String sealingKeyId) {
+        try {
+            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(Cipher.DECRYPT_MODE, sealingKey(sealingKeyId), new GCMParameterSpec(128, stored, 0, NONCE_BYTES));
+            cipher.updateAAD(keyId.getBytes(StandardCharsets.UTF_8));
+            return new SecretKeySpec(cipher.doFinal(stored, NONCE_BYTES, stored.length - NONCE_BYTES), "AES");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("session key " + keyId + " could not be unsealed", e);
+        }
+    }
+
+    /** Never "erased" for a vault key that is missing: that is a configuration error, and it fails loudly. */
+    private SecretKey sealingKey(String sealingKeyId) {
+        return vault.derivedKey(sealingKeyId, SEALING_PURPOSE)
+                .map(derived -> (SecretKey) new SecretKeySpec(derived.getEncoded(), "AES"))
+                .orElseThrow(() -> new IllegalStateException("vault key " + sealingKeyId
+                        + " is not in the key ring: the session keys sealed under it cannot be opened"));
+    }
+
+    private static void afterCommit(Runnable action) {
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    action.run();
+                }
+            });
+        } else {
+            action.run();
+        }
+    }
+}
