@@ -62,6 +62,7 @@ class SandboxWebhookInboxTest extends EndToEndTestBase {
         byte[] raw = kept.path("raw_body").asText().getBytes(StandardCharsets.UTF_8);
         assertThat(RsaSignatures.verify(Pem.readRsaPublicKey(serviceKey.publicKeyPem()).orElseThrow(), raw,
                 kept.path("signature").asText())).isTrue();
+        assertThat(kept.path("signature_key_id").asText()).as("the key the webhook named").isEqualTo(serviceKey.keyId());
         assertThat(kept.path("body")).isEqualTo(new ObjectMapper().readTree(raw));
     }
 

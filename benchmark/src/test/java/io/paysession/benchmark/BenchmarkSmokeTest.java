@@ -85,6 +85,8 @@ class BenchmarkSmokeTest {
     @Test
     void aServiceAlreadyRunningIsDrivenByItsUrlAndItsDatabaseReadWhenGiven() throws Exception {
         Path workDir = Files.createDirectories(Path.of("target", "benchmark-smoke-running"));
+        // a service of its own each run: a database left by an earlier run (another version's schema) is not reused
+        deleteRecursively(workDir.resolve("elsewhere"));
         String adminToken = "smoke-admin-token-0123456789abcdef";
         BenchmarkOptions serviceOptions = BenchmarkOptions.parse("--rail-latency=0ms-20ms");
         try (ServiceProcess running = ServiceProcess.start(serviceOptions, workDir.resolve("elsewhere"), adminToken,
@@ -113,6 +115,17 @@ class BenchmarkSmokeTest {
                     "postgresql single-row committed inserts per second \\(1 connection\\)")) {
                 assertThat(Pattern.compile("(?m)^" + figure + ": +[0-9]").matcher(report).find())
                         .as("read from the database given: " + figure + "\n" + report).isTrue();
+            }
+        }
+    }
+
+    private static void deleteRecursively(Path directory) throws java.io.IOException {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
             }
         }
     }

@@ -249,7 +249,8 @@ public class PaymentRequests {
     private static int year(ObjectNode bankCard, String path) {
         String text = digitsOf(bankCard, "expiration_year", path);
         if (!TWO_OR_FOUR_DIGITS.matcher(text).matches()) {
-            throw PaymentsException.invalidRequest(Fields.path(path, "expiration_year") + " must be two digits");
+            throw PaymentsException.invalidRequest(Fields.path(path, "expiration_year")
+                    + " must be two digits (as \"34\") or four (as \"2034\")");
         }
         int year = Integer.parseInt(text);
         return text.length() == 2 ? 2000 + year : year;

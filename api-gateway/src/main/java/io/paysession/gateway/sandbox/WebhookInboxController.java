@@ -97,7 +97,7 @@ public class WebhookInboxController {
                     "X-PARTNER-SIGN is not a signature of the body by the published service key X-PARTNER-SIGN-KEY-ID names");
         }
         inboxes.computeIfAbsent(project, key -> new Inbox())
-                .add(new Received(WireFormat.now(clock), webhookId, signature, body), maxNotifications, maxBytes);
+                .add(new Received(WireFormat.now(clock), webhookId, signature, keyId, body), maxNotifications, maxBytes);
         return ResponseEntity.ok().build();
     }
 
@@ -123,6 +123,9 @@ public class WebhookInboxController {
         // the exact bytes and the header, so that anyone can check the signature by hand or with the partner CLI
         entry.put("raw_body", new String(received.body(), StandardCharsets.UTF_8));
         entry.put("signature", received.signature());
+        if (received.keyId() != null) {
+            entry.put("signature_key_id", received.keyId());
+        }
         try {
             entry.set("body", json.readTree(received.body()));
         } catch (IOException e) {
@@ -132,7 +135,7 @@ public class WebhookInboxController {
     }
 
     /** Kept as received (the raw bytes), so what an inbox holds is what its bound counts. */
-    private record Received(Instant at, String webhookId, String signature, byte[] body) {
+    private record Received(Instant at, String webhookId, String signature, String keyId, byte[] body) {
     }
 
     private static final class Inbox {
