@@ -92,27 +92,6 @@ public abstract class EndToEndTestBase {
         return "http://127.0.0.1:" + port;
     }
 
-    /** Where a service of its own ({@link #startService}) listens. */
-    static String baseUrlOf(ConfigurableApplicationContext service) {
-        return "http://127.0.0.1:" + ((org.springframework.boot.web.context.WebServerApplicationContext) service)
-                .getWebServer().getPort();
-    }
-
-    /** A new partner {@code project} registered on the service at {@code baseUrl}, its webhooks to {@code webhookUrl}. */
-    static TestPartner registeredOn(String baseUrl, String project, String webhookUrl) {
-        TestPartner partner = new TestPartner(project).at(baseUrl);
-        ObjectNode body = JsonNodeFactory.instance.objectNode()
-                .put("project", partner.project())
-                .put("public_key", partner.publicKeyPem())
-                .put("webhook_url", webhookUrl);
-        Answer registered = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl + "/admin/v1/partners"))
-                .header("Authorization", "Bearer " + TestServiceProperties.ADMIN_TOKEN)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build());
-        assertThat(registered.status()).as(registered.toString()).isEqualTo(201);
-        return partner;
-    }
-
     /** A new partner registered through the admin API, its webhooks going to {@link #WEBHOOKS}. */
     protected TestPartner registeredPartner(String name) {
         return registeredPartner(name, WEBHOOKS::url, "auto");

@@ -1,7 +1,6 @@
 package io.paysession.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.gateway.support.Answer;
 import io.paysession.gateway.support.TestPartner;
@@ -11,11 +10,7 @@ import io.paysession.gateway.support.WebhookReceiver.Received;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.web.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +35,7 @@ class OutcomeErrorEndToEndTest {
 
     private static volatile String servicePublicKey;
     private static final WebhookReceiver WEBHOOKS = new WebhookReceiver(() -> servicePublicKey);
-    private static ConfigurableApplicationContext application;
+    private static OwnService application;
     private static TestPartner partner;
 
     @BeforeAll
@@ -51,19 +46,9 @@ class OutcomeErrorEndToEndTest {
         properties.put("payments.limits.max-outcome-query-interval", "1s");
         properties.put("payments.limits.outcome-queries-before-error", "2");
         properties.put("payments.sandbox.long-unknown", "5s");
-        application = EndToEndTestBase.startService(properties);
-        servicePublicKey = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + "/service/public-key"))
-                .GET().build()).text();
-        partner = new TestPartner("error-shop").at(baseUrl());
-        ObjectNode body = JsonNodeFactory.instance.objectNode()
-                .put("project", partner.project())
-                .put("public_key", partner.publicKeyPem())
-                .put("webhook_url", WEBHOOKS.url(partner.project()));
-        Answer registered = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + "/admin/v1/partners"))
-                .header("Authorization", "Bearer " + TestServiceProperties.ADMIN_TOKEN)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build());
-        assertThat(registered.status()).as(registered.toString()).isEqualTo(201);
+        application = OwnService.start(properties);
+        servicePublicKey = application.servicePublicKey();
+        partner = application.register("error-shop", WEBHOOKS.url("error-shop"));
     }
 
     @AfterAll
@@ -159,6 +144,6 @@ class OutcomeErrorEndToEndTest {
     }
 
     private static String baseUrl() {
-        return "http://127.0.0.1:" + ((WebServerApplicationContext) application).getWebServer().getPort();
+        return application.baseUrl();
     }
 }

@@ -7,10 +7,7 @@ import io.paysession.gateway.support.WebhookReceiver;
 import io.paysession.gateway.support.WebhookReceiver.Received;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.context.ConfigurableApplicationContext;
 
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +28,7 @@ class RestartMidFlowTest {
     private final Path dataDirectory = TestServiceProperties.newDataDirectory("payments-restart");
     private volatile String servicePublicKey;
     private final WebhookReceiver webhooks = new WebhookReceiver(() -> servicePublicKey);
-    private ConfigurableApplicationContext application;
+    private OwnService application;
     private final Map<String, Object> extraProperties = new LinkedHashMap<>();
 
     @AfterEach
@@ -103,7 +100,7 @@ class RestartMidFlowTest {
 
         Received finished = webhooks.await(sessionId, "payment_finished", WAIT);
         assertThat(finished.session().path("error").path("code").asText()).isEqualTo("confirm_timeout");
-        JdbcTemplate jdbc = application.getBean(JdbcTemplate.class);
+        JdbcTemplate jdbc = application.bean(JdbcTemplate.class);
         Instant waitUntil = Instant.now().plusSeconds(2);
         while (Instant.now().isBefore(waitUntil)) {
             Thread.sleep(100); // give a second firing, if there were one, the chance to happen
@@ -118,7 +115,7 @@ class RestartMidFlowTest {
 
     private TestPartner startAndRegisterPartner() {
         start();
-        return EndToEndTestBase.registeredOn(baseUrl(), "restart-shop", webhooks.url("restart-shop"));
+        return application.register("restart-shop", webhooks.url("restart-shop"));
     }
 
     private void restart(TestPartner partner) {
@@ -131,9 +128,8 @@ class RestartMidFlowTest {
         // as command-line arguments: they must win over application.yml's environment placeholders
         Map<String, Object> properties = new LinkedHashMap<>(TestServiceProperties.forDataDirectory(dataDirectory));
         properties.putAll(extraProperties);
-        application = EndToEndTestBase.startService(properties);
-        String key = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + "/service/public-key"))
-                .GET().build()).text();
+        application = OwnService.start(properties);
+        String key = application.servicePublicKey();
         if (servicePublicKey != null) {
             assertThat(key).as("the service key survives a restart").isEqualTo(servicePublicKey);
         }
@@ -141,6 +137,6 @@ class RestartMidFlowTest {
     }
 
     private String baseUrl() {
-        return EndToEndTestBase.baseUrlOf(application);
+        return application.baseUrl();
     }
 }

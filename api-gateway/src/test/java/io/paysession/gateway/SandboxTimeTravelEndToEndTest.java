@@ -12,12 +12,8 @@ import io.paysession.gateway.support.WebhookReceiver.Reply;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.web.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -50,7 +46,7 @@ class SandboxTimeTravelEndToEndTest {
     private static final WebhookReceiver WEBHOOKS = new WebhookReceiver(() -> servicePublicKey);
     /** The sessions whose webhooks the retry test's partner accepts; it refuses the others (500). */
     private static final Set<String> ACCEPTED_SESSIONS = ConcurrentHashMap.newKeySet();
-    private static ConfigurableApplicationContext application;
+    private static OwnService application;
 
     @BeforeAll
     static void start() {
@@ -68,9 +64,8 @@ class SandboxTimeTravelEndToEndTest {
         properties.put("payments.sandbox.long-unknown", "20m");
         properties.put("payments.webhooks.initial-retry-interval", "10s");
         properties.put("payments.webhooks.retry-window", "72h");
-        application = EndToEndTestBase.startService(properties);
-        servicePublicKey = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + "/service/public-key"))
-                .GET().build()).text();
+        application = OwnService.start(properties);
+        servicePublicKey = application.servicePublicKey();
     }
 
     @AfterAll
@@ -422,25 +417,15 @@ class SandboxTimeTravelEndToEndTest {
     }
 
     private static void awaitEvent(String sessionId, String type) {
-        JdbcTemplate jdbc = application.getBean(JdbcTemplate.class);
+        JdbcTemplate jdbc = application.bean(JdbcTemplate.class);
         await().atMost(SETUP_WAIT).until(() -> jdbc.queryForList(
                 "select payload_type from domain_event_entry where aggregate_identifier = ?", String.class, sessionId)
                 .stream().anyMatch(payload -> payload.endsWith("." + type)));
     }
 
     private static TestPartner partner(String name, String captureMode) {
-        TestPartner partner = new TestPartner(name + "-" + UUID.randomUUID().toString().substring(0, 8)).at(baseUrl());
-        ObjectNode body = JsonNodeFactory.instance.objectNode()
-                .put("project", partner.project())
-                .put("public_key", partner.publicKeyPem())
-                .put("webhook_url", WEBHOOKS.url(partner.project()))
-                .put("capture_mode", captureMode);
-        Answer registered = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + "/admin/v1/partners"))
-                .header("Authorization", "Bearer " + TestServiceProperties.ADMIN_TOKEN)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build());
-        assertThat(registered.status()).as(registered.toString()).isEqualTo(201);
-        return partner;
+        String project = name + "-" + UUID.randomUUID().toString().substring(0, 8);
+        return application.register(project, WEBHOOKS.url(project), captureMode);
     }
 
     // ---------- bodies: each one different (a signed init body runs once) ----------
@@ -482,6 +467,6 @@ class SandboxTimeTravelEndToEndTest {
     }
 
     private static String baseUrl() {
-        return "http://127.0.0.1:" + ((WebServerApplicationContext) application).getWebServer().getPort();
+        return application.baseUrl();
     }
 }

@@ -10,7 +10,6 @@ import io.paysession.gateway.support.WebhookReceiver;
 import io.paysession.gateway.support.WebhookReceiver.Received;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.net.URI;
@@ -42,7 +41,7 @@ class ServiceKeyRotationEndToEndTest {
             TestServiceProperties.newDataDirectory("payments-key-rotation")));
     /** Each webhook verified with the key its X-PARTNER-SIGN-KEY-ID names, as published when it arrives. */
     private final WebhookReceiver webhooks = new WebhookReceiver(this::publishedKey, 0);
-    private ConfigurableApplicationContext application;
+    private OwnService application;
 
     @AfterEach
     void stop() {
@@ -56,7 +55,7 @@ class ServiceKeyRotationEndToEndTest {
     void theServiceKeyRotatesWithOverlapAndEveryWebhookNamesAPublishedKey() throws Exception {
         // nodes read the keys again every second, so an overlap may be as short as 2 s
         settings.put("payments.service-keys.refresh-interval", "1s");
-        application = EndToEndTestBase.startService(settings);
+        application = OwnService.start(settings);
         TestPartner partner = registeredPartner();
 
         List<JsonNode> before = publishedKeys();
@@ -116,7 +115,7 @@ class ServiceKeyRotationEndToEndTest {
         webhooks.await(paidLater, "payment_finished", WAIT);
         assertThat(webhooks.forSession(paidLater)).allSatisfy(webhook ->
                 assertThat(webhook.signatureKeyId()).isEqualTo(second));
-        JdbcTemplate jdbc = application.getBean(JdbcTemplate.class);
+        JdbcTemplate jdbc = application.bean(JdbcTemplate.class);
         Map<String, Object> retired = jdbc.queryForMap("select private_key_ciphertext, private_key_pem, retired_at, "
                 + "public_key_pem from service_key where key_id = ?", first);
         assertThat(retired.get("private_key_ciphertext")).isNull();
@@ -130,7 +129,7 @@ class ServiceKeyRotationEndToEndTest {
 
     @Test
     void aRotationIsRefusedWithoutTheAdminTokenOrWithAnOverlapOutOfBounds() {
-        application = EndToEndTestBase.startService(settings);
+        application = OwnService.start(settings);
         String only = publishedKeys().get(0).path("key_id").asText();
 
         assertThat(admin("/admin/v1/service-keys/rotate", "{}", null).errorCode()).isEqualTo("authentication_error");
@@ -178,7 +177,7 @@ class ServiceKeyRotationEndToEndTest {
     }
 
     private TestPartner registeredPartner() {
-        return EndToEndTestBase.registeredOn(baseUrl(), "key-rotation-shop", webhooks.url("key-rotation-shop"));
+        return application.register("key-rotation-shop", webhooks.url("key-rotation-shop"));
     }
 
     private Answer admin(String path, String json, String token) {
@@ -196,6 +195,6 @@ class ServiceKeyRotationEndToEndTest {
     }
 
     private String baseUrl() {
-        return EndToEndTestBase.baseUrlOf(application);
+        return application.baseUrl();
     }
 }

@@ -10,7 +10,6 @@ import io.paysession.gateway.support.WebhookReceiver;
 import io.paysession.gateway.support.WebhookReceiver.Received;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.net.URI;
@@ -41,7 +40,7 @@ class VaultKeyRotationEndToEndTest {
             TestServiceProperties.newDataDirectory("payments-vault-rotation")));
     private volatile String servicePublicKey;
     private final WebhookReceiver webhooks = new WebhookReceiver(() -> servicePublicKey);
-    private ConfigurableApplicationContext application;
+    private OwnService application;
 
     @AfterEach
     void stop() {
@@ -101,7 +100,7 @@ class VaultKeyRotationEndToEndTest {
         assertThat(progress.path("service_keys_by_key").path("vault-key-2").asLong())
                 .as("the service key was sealed again at start").isEqualTo(1);
         assertThat(progress.path("removable_key_ids").toString()).isEqualTo("[\"vault-key-1\"]");
-        JdbcTemplate jdbc = application.getBean(JdbcTemplate.class);
+        JdbcTemplate jdbc = application.bean(JdbcTemplate.class);
         assertThat(jdbc.queryForList("select distinct key_id from card_vault", String.class))
                 .containsExactly("vault-key-2");
         Answer refused = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl()
@@ -152,17 +151,16 @@ class VaultKeyRotationEndToEndTest {
     }
 
     private TestPartner registeredPartner() {
-        return EndToEndTestBase.registeredOn(baseUrl(), "vault-rotation-shop", webhooks.url("vault-rotation-shop"));
+        return application.register("vault-rotation-shop", webhooks.url("vault-rotation-shop"));
     }
 
     private void start() {
-        application = EndToEndTestBase.startService(settings);
-        servicePublicKey = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + "/service/public-key"))
-                .GET().build()).text();
+        application = OwnService.start(settings);
+        servicePublicKey = application.servicePublicKey();
     }
 
     private String baseUrl() {
-        return EndToEndTestBase.baseUrlOf(application);
+        return application.baseUrl();
     }
 
     private static String aesKey() {

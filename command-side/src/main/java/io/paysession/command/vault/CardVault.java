@@ -12,15 +12,18 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.sql.ResultSet;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.YearMonth;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Keeps card numbers encrypted (AES-256-GCM, a fresh 96-bit nonce per value, the token and key id as
@@ -154,7 +157,7 @@ public class CardVault {
                 Objects.requireNonNull(jdbc.getDataSource())));
         return Objects.requireNonNull(transaction.execute(status -> {
             String placeholders = String.join(", ", older.stream().map(id -> "?").toList());
-            List<Object> arguments = new java.util.ArrayList<>(older);
+            List<Object> arguments = new ArrayList<>(older);
             arguments.add(after == null ? "" : after);
             arguments.add(limit);
             List<Map<String, Object>> rows = jdbc.queryForList("select token, key_id, pan_ciphertext, cvc_ciphertext "
@@ -184,9 +187,9 @@ public class CardVault {
 
     /** How many entries each vault key holds, whether or not the ring still has it. */
     public Map<String, Long> entriesByKey() {
-        Map<String, Long> counts = new java.util.TreeMap<>();
+        Map<String, Long> counts = new TreeMap<>();
         jdbc.query("select key_id, count(*) from card_vault group by key_id",
-                (java.sql.ResultSet row) -> {
+                (ResultSet row) -> {
                     counts.put(row.getString(1), row.getLong(2));
                 });
         return counts;
