@@ -65,7 +65,11 @@ class VaultKeyRotationEndToEndTest {
             assertThat(tokenized.status()).as(tokenized.toString()).isEqualTo(200);
             tokens.add(tokenized.body().at("/data/number/token").asText());
         }
+        // a payout under the first key: its personal data's key, and the index of customers, sealed under it
+        String earlySession = payOut(partner, tokens.get(1)).session().path("id").asText();
         JsonNode before = progress();
+        assertThat(before.path("personal_data_keys_by_key").path("vault-key-1").asLong())
+                .as("the payout's data key and the index key").isEqualTo(2);
         assertThat(before.path("active_key_id").asText()).isEqualTo("vault-key-1");
         assertThat(before.path("cards_by_key").path("vault-key-1").asLong()).isEqualTo(CARDS.size());
         assertThat(before.path("done").asBoolean()).isTrue();
@@ -99,6 +103,8 @@ class VaultKeyRotationEndToEndTest {
         assertThat(progress.path("cards_by_key").has("vault-key-1")).isFalse();
         assertThat(progress.path("service_keys_by_key").path("vault-key-2").asLong())
                 .as("the service key was sealed again at start").isEqualTo(1);
+        assertThat(progress.path("personal_data_keys_by_key").has("vault-key-1")).as(progress.toString()).isFalse();
+        assertThat(progress.path("personal_data_keys_to_re_seal").asLong()).isZero();
         assertThat(progress.path("removable_key_ids").toString()).isEqualTo("[\"vault-key-1\"]");
         JdbcTemplate jdbc = application.bean(JdbcTemplate.class);
         assertThat(jdbc.queryForList("select distinct key_id from card_vault", String.class))
@@ -115,11 +121,23 @@ class VaultKeyRotationEndToEndTest {
         JsonNode after = progress();
         assertThat(after.path("configured_key_ids").toString()).isEqualTo("[\"vault-key-2\"]");
         assertThat(after.path("cards_unreadable").asLong()).isZero();
+        // the payout made under the first key still reads (its data key was sealed again), and its customer is found
+        Answer early = partner.post("/api/v1/session/status",
+                JsonNodeFactory.instance.objectNode().put("session_id", earlySession));
+        assertThat(early.text()).contains("Anna Petrova", "rotating-customer");
         for (int i = 0; i < tokens.size(); i++) {
             Received finished = payOut(partner, tokens.get(i));
             assertThat(finished.session().path("status").asText()).as("card " + i).isEqualTo("accepted");
             assertThat(finished.rawBody()).contains(CARDS.get(i).substring(12)).doesNotContain(CARDS.get(i));
         }
+        // the index of customers outlived the first key too: the erasure finds the payout made under it
+        Answer erasure = TestPartner.exchange(HttpRequest.newBuilder(URI.create(baseUrl() + "/admin/v1/erasures"))
+                .header("Authorization", "Bearer " + TestServiceProperties.ADMIN_TOKEN)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"project\":\"vault-rotation-shop\","
+                        + "\"customer_reference\":\"rotating-customer\"}")).build());
+        assertThat(erasure.status()).as(erasure.toString()).isEqualTo(202);
+        assertThat(erasure.body().path("erasure").path("session_ids").toString()).contains(earlySession);
     }
 
     private JsonNode progress() {
@@ -138,6 +156,7 @@ class VaultKeyRotationEndToEndTest {
         body.putObject("amount_details").put("amount", 150_000).put("currency", "rub");
         body.putObject("participant_details").putObject("recipient").put("full_name", "Anna Petrova");
         body.put("metadata", "payout " + UUID.randomUUID());
+        body.putObject("customer").put("reference", "rotating-customer");
         Answer init = partner.post("/api/v1/session/init/payout", body);
         assertThat(init.status()).as(init.toString()).isEqualTo(200);
         String sessionId = init.session().path("id").asText();

@@ -23,6 +23,7 @@ import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.serialization.Serializer;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -59,7 +60,7 @@ public class QuerySideConfiguration {
     static class OnTheJdbcStore {
 
         @Bean
-        StoredEvents storedEvents(JdbcTemplate jdbc, Serializer serializer) {
+        StoredEvents storedEvents(JdbcTemplate jdbc, @Qualifier("eventSerializer") Serializer serializer) {
             return new JdbcStoredEvents(jdbc, serializer);
         }
 
@@ -75,7 +76,7 @@ public class QuerySideConfiguration {
     static class OnAxonServer {
 
         @Bean
-        StoredEvents storedEvents(EventStore eventStore, Serializer serializer) {
+        StoredEvents storedEvents(EventStore eventStore, @Qualifier("eventSerializer") Serializer serializer) {
             return new AxonStoredEvents(eventStore, serializer);
         }
 

@@ -7,6 +7,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.paysession.api.error.PaymentsException;
 import io.paysession.api.settlement.SettlementReport;
 import io.paysession.api.wire.PaymentJson;
+import io.paysession.command.erasure.JdbcSessionKeys;
+import io.paysession.command.erasure.PersonalDataSerializer;
+import io.paysession.command.erasure.SessionKeys;
 import io.paysession.command.vault.VaultKeyRing;
 import io.paysession.gateway.infra.EmbeddedPostgresServer;
 import io.paysession.gateway.infra.ToolCommandLine;
@@ -330,11 +333,69 @@ public final class AuditCommandLine implements java.util.concurrent.Callable<Int
                     + "): use the admin API of a running node (docs/audit.md)");
         }
         try (Database database = open(options)) {
-            StoredEvents events = new JdbcStoredEvents(database.jdbc, JacksonSerializer.builder()
+            JacksonSerializer plain = JacksonSerializer.builder()
                     .objectMapper(PaymentJson.newObjectMapper())
                     .revisionResolver(new AnnotationRevisionResolver())
-                    .build());
+                    .build();
+            // personal data is read as the service reads it (docs/erasure.md); the vault key that opens the data keys
+            // is needed only once an encrypted value is met
+            SessionKeys keys = new LazySessionKeys(() -> new JdbcSessionKeys(database.jdbc, vaultKeys(options),
+                    Clock.systemUTC(), java.time.Duration.ofMinutes(1)));
+            StoredEvents events = new JdbcStoredEvents(database.jdbc,
+                    new PersonalDataSerializer(plain, PaymentJson.newObjectMapper(), keys));
             return operation.run(events, database.jdbc);
+        }
+    }
+
+    /** Session keys opened on first use: a store without encrypted data is read without the vault key. */
+    private static final class LazySessionKeys implements SessionKeys {
+        private final java.util.function.Supplier<SessionKeys> open;
+        private SessionKeys keys;
+
+        LazySessionKeys(java.util.function.Supplier<SessionKeys> open) {
+            this.open = open;
+        }
+
+        private synchronized SessionKeys keys() {
+            if (keys == null) {
+                keys = open.get();
+            }
+            return keys;
+        }
+
+        @Override
+        public DataKey writingKey(io.paysession.api.session.SessionId session, String project) {
+            throw new IllegalStateException("the audit command line writes no events");
+        }
+
+        @Override
+        public java.util.Optional<javax.crypto.SecretKey> key(String keyId) {
+            return keys().key(keyId);
+        }
+
+        @Override
+        public void link(io.paysession.api.session.SessionId session, String project, String reference) {
+            throw new IllegalStateException("the audit command line writes no events");
+        }
+
+        @Override
+        public java.util.List<io.paysession.api.session.SessionId> sessionsOf(String project, String reference) {
+            return keys().sessionsOf(project, reference);
+        }
+
+        @Override
+        public int erase(java.util.Collection<io.paysession.api.session.SessionId> sessions) {
+            throw new IllegalStateException("the audit command line erases nothing");
+        }
+
+        @Override
+        public int reSealBatch(int limit) {
+            throw new IllegalStateException("the audit command line writes no keys");
+        }
+
+        @Override
+        public java.util.Map<String, Long> keysBySealingKey() {
+            return keys().keysBySealingKey();
         }
     }
 

@@ -1,5 +1,8 @@
 package io.paysession.gateway.preload;
 
+import io.paysession.api.wire.PaymentJson;
+import io.paysession.command.erasure.JdbcSessionKeys;
+import io.paysession.command.erasure.PersonalDataSerializer;
 import io.paysession.api.partner.PartnerId;
 import io.paysession.api.partner.PartnerRegisteredEvent;
 import io.paysession.api.partner.PartnerSettings;
@@ -120,10 +123,13 @@ public final class Preload {
         this.serializer = serializer;
         this.keys = keys;
         this.tokenSchema = tokenSchema;
+        // personal data encrypted as the service stores it (docs/erasure.md)
+        Serializer eventSerializer = new PersonalDataSerializer(serializer, PaymentJson.newObjectMapper(),
+                new JdbcSessionKeys(new JdbcTemplate(dataSource), keys, clock, Duration.ofSeconds(5)));
         this.engine = JdbcEventStorageEngine.builder()
                 .connectionProvider(new SpringDataSourceConnectionProvider(dataSource))
                 .transactionManager(NoTransactionManager.INSTANCE)
-                .eventSerializer(serializer)
+                .eventSerializer(eventSerializer)
                 .snapshotSerializer(serializer)
                 .schema(eventSchema)
                 .persistenceExceptionResolver(new UniqueViolations())

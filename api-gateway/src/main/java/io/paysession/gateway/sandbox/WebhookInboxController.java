@@ -8,6 +8,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.PaymentsException;
 import io.paysession.api.partner.PartnerId;
+import io.paysession.api.session.SessionId;
+import io.paysession.gateway.erasure.Erasures;
+import io.paysession.api.wire.Bytes;
 import io.paysession.api.wire.WireFormat;
 import io.paysession.command.rails.sandbox.ConditionalOnSandboxRails;
 import io.paysession.gateway.http.HttpException;
@@ -52,7 +55,7 @@ import java.util.concurrent.ConcurrentHashMap;
 @RestController
 @ConditionalOnSandboxRails
 @ConditionalOnProperty(name = "payments.sandbox.webhook-inbox.enabled", havingValue = "true", matchIfMissing = true)
-public class WebhookInboxController {
+public class WebhookInboxController implements Erasures.ErasureListener {
 
     private final ServiceKeyStore serviceKeys;
     private final PartnerDirectory partners;
@@ -113,6 +116,13 @@ public class WebhookInboxController {
         return answer;
     }
 
+    /** Forgets the webhooks of an erased session (docs/erasure.md): they show its personal data as it was. */
+    @Override
+    public void erased(SessionId session) {
+        byte[] id = ("\"" + session.value() + "\"").getBytes(StandardCharsets.UTF_8);
+        inboxes.values().forEach(inbox -> inbox.removeIf(received -> Bytes.contains(received.body(), id)));
+    }
+
     private ObjectNode render(Received received) {
         ObjectNode entry = JsonNodeFactory.instance.objectNode();
         entry.put("received_at", WireFormat.timestamp(received.at()));
@@ -148,6 +158,16 @@ public class WebhookInboxController {
             while (received.size() > maxNotifications || bytes > maxBytes) {
                 bytes -= received.removeLast().body().length;
             }
+        }
+
+        synchronized void removeIf(java.util.function.Predicate<Received> erased) {
+            received.removeIf(entry -> {
+                if (erased.test(entry)) {
+                    bytes -= entry.body().length;
+                    return true;
+                }
+                return false;
+            });
         }
 
         synchronized java.util.List<Received> newestFirst() {

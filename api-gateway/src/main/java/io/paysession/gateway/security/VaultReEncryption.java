@@ -1,5 +1,7 @@
 package io.paysession.gateway.security;
 
+import io.paysession.command.erasure.SessionKeys;
+import org.springframework.transaction.support.TransactionTemplate;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
@@ -36,23 +38,30 @@ public class VaultReEncryption {
     private static final Logger log = LoggerFactory.getLogger(VaultReEncryption.class);
 
     private final CardVault vault;
+    private final SessionKeys sessionKeys;
+    private final TransactionTemplate transactions;
     private final VaultKeyRing keys;
     private final JdbcTemplate jdbc;
     private final Clock clock;
     private final int batchSize;
     private final Duration maxRun;
 
-    /** What a report says: cards, service keys and idempotency fingerprints per vault key, and what is removable. */
+    /**
+     * What a report says: cards, service keys, idempotency fingerprints and personal data keys per vault key, and what
+     * is removable.
+     */
     public record Progress(String activeKeyId, Set<String> configuredKeyIds, Map<String, Long> cardsByKey,
                            Map<String, Long> serviceKeysByKey, Map<String, Long> idempotencyKeysByKey,
-                           long cardsToReEncrypt, long unreadable, Set<String> removableKeyIds) {
+                           Map<String, Long> personalDataKeysByKey, long cardsToReEncrypt,
+                           long personalDataKeysToReSeal, long unreadable, Set<String> removableKeyIds) {
 
         public boolean done() {
-            return cardsToReEncrypt == 0;
+            return cardsToReEncrypt == 0 && personalDataKeysToReSeal == 0;
         }
     }
 
     public VaultReEncryption(CardVault vault, VaultKeyRing keys, JdbcTemplate jdbc, Clock clock,
+                             SessionKeys sessionKeys, TransactionTemplate transactions,
                              @Value("${payments.vault.re-encryption.batch-size:500}") int batchSize,
                              @Value("${payments.vault.re-encryption.max-run:10s}") Duration maxRun) {
         if (batchSize < 1 || maxRun.isNegative() || maxRun.isZero()) {
@@ -61,6 +70,8 @@ public class VaultReEncryption {
         }
         this.vault = vault;
         this.keys = keys;
+        this.sessionKeys = sessionKeys;
+        this.transactions = transactions;
         this.jdbc = jdbc;
         this.clock = clock;
         this.batchSize = batchSize;
@@ -96,7 +107,19 @@ public class VaultReEncryption {
         if (total > 0) {
             log.info("Re-encrypted {} card vault entries under vault key {}", total, keys.activeKeyId());
         }
-        return total;
+        // the keys of personal data in events (docs/erasure.md), sealed under the vault key, likewise
+        long resealed = 0;
+        while (clock.instant().isBefore(until)) {
+            Integer batch = transactions.execute(status -> sessionKeys.reSealBatch(batchSize));
+            resealed += batch == null ? 0 : batch;
+            if (batch == null || batch < batchSize) {
+                break;
+            }
+        }
+        if (resealed > 0) {
+            log.info("Sealed {} personal data keys again under vault key {}", resealed, keys.activeKeyId());
+        }
+        return total + resealed;
     }
 
     public Progress progress() {
@@ -112,14 +135,19 @@ public class VaultReEncryption {
                 .mapToLong(Map.Entry::getValue).sum();
         long unreadable = cards.entrySet().stream().filter(entry -> !configured.contains(entry.getKey()))
                 .mapToLong(Map.Entry::getValue).sum();
+        Map<String, Long> personalData = sessionKeys.keysBySealingKey();
+        long toReSeal = personalData.entrySet().stream()
+                .filter(entry -> !entry.getKey().equals(active) && configured.contains(entry.getKey()))
+                .mapToLong(Map.Entry::getValue).sum();
         Set<String> removable = new TreeSet<>();
         for (String id : configured) {
             if (!id.equals(active) && cards.getOrDefault(id, 0L) == 0 && serviceKeys.getOrDefault(id, 0L) == 0
-                    && idempotency.getOrDefault(id, 0L) == 0) {
+                    && idempotency.getOrDefault(id, 0L) == 0 && personalData.getOrDefault(id, 0L) == 0) {
                 removable.add(id);
             }
         }
-        return new Progress(active, configured, cards, serviceKeys, idempotency, toReEncrypt, unreadable, removable);
+        return new Progress(active, configured, cards, serviceKeys, idempotency, personalData, toReEncrypt, toReSeal,
+                unreadable, removable);
     }
 
     private Map<String, Long> countBy(String sql) {

@@ -52,6 +52,8 @@ public final class TestServiceProperties {
         properties.put("payments.limits.first-outcome-query", "1s");
         properties.put("db-scheduler.polling-interval", "200ms");
         properties.put("payments.vault.security-code-sweep.interval", "1s");
+        // ErasureEndToEndTest runs the one-off encryption of stored events itself, after it made them old
+        properties.put("payments.erasure.stored-events.interval", "1h");
         return properties;
     }
 }

@@ -19,7 +19,6 @@ import java.security.SecureRandom;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.HexFormat;
@@ -28,8 +27,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@link SessionKeys} in PostgreSQL ({@code pii_session_key}, {@code pii_subject_session}: pii_session_keys.sql), the
- * keys sealed under a key derived from the vault key. Keys are cached for {@code cacheTime}: a node that read a key
+ * {@link SessionKeys} in PostgreSQL ({@code pii_session_key}, {@code pii_subject_session}, {@code pii_index_key}:
+ * the command-side migration), the keys sealed under a key derived from the vault key. Keys are cached for {@code cacheTime}: a node that read a key
  * before another node erased it may use it that long (the erasure waits as long before it rebuilds what was derived
  * from the data); this node's own caches are emptied by the erasure at once. A key created in a transaction is cached
  * only once the transaction commits, so a rolled-back key is never used for a retry.
@@ -37,7 +36,8 @@ import java.util.Optional;
 public final class JdbcSessionKeys implements SessionKeys {
 
     static final String SEALING_PURPOSE = "pii-session-key-sealing";
-    static final String INDEX_PURPOSE = "pii-subject-index";
+    /** The id of the index key ({@code pii_index_key}); one for now, a column so that it may change some day. */
+    static final String INDEX_KEY_ID = "index-1";
     private static final int NONCE_BYTES = 12;
 
     private final JdbcTemplate jdbc;
@@ -46,6 +46,7 @@ public final class JdbcSessionKeys implements SessionKeys {
     private final SecureRandom random = new SecureRandom();
     private final Cache<String, Optional<SecretKey>> keys;
     private final Cache<SessionId, DataKey> writing;
+    private volatile SecretKey indexKey;
 
     public JdbcSessionKeys(JdbcTemplate jdbc, VaultKeyRing vault, Clock clock, Duration cacheTime) {
         this.jdbc = jdbc;
@@ -119,20 +120,18 @@ public final class JdbcSessionKeys implements SessionKeys {
             }
             partner = known.get(0);
         }
-        String indexKeyId = vault.activeKeyId();
         jdbc.update("""
                 insert into pii_subject_session (subject_hash, index_key_id, session_id) values (?, ?, ?)
-                on conflict do nothing""", subjectHash(partner, reference, indexKeyId), indexKeyId, session.value());
+                on conflict do nothing""", subjectHash(partner, reference), INDEX_KEY_ID, session.value());
     }
 
     @Override
     public List<SessionId> sessionsOf(String project, String reference) {
-        List<String> hashes = new ArrayList<>();
-        for (String keyId : vault.keyIds()) {
-            hashes.add(subjectHash(project, reference, keyId));
+        if (jdbc.queryForObject("select count(*) from pii_index_key", Long.class) == 0) {
+            return List.of(); // nothing was ever linked
         }
-        return jdbc.queryForList("select distinct session_id from pii_subject_session where subject_hash = any(?)",
-                        String.class, (Object) hashes.toArray(String[]::new)).stream()
+        return jdbc.queryForList("select distinct session_id from pii_subject_session where subject_hash = ?",
+                        String.class, subjectHash(project, reference)).stream()
                 .map(SessionId::of).sorted((a, b) -> a.value().compareTo(b.value())).toList();
     }
 
@@ -152,16 +151,83 @@ public final class JdbcSessionKeys implements SessionKeys {
         return erased;
     }
 
-    private String subjectHash(String project, String reference, String indexKeyId) {
-        SecretKey indexKey = vault.derivedKey(indexKeyId, INDEX_PURPOSE).orElseThrow(() ->
-                new IllegalStateException("vault key " + indexKeyId + " is not in the key ring"));
+    private String subjectHash(String project, String reference) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(indexKey);
+            mac.init(indexKey());
             return HexFormat.of().formatHex(mac.doFinal((project + "\u0000" + reference).getBytes(StandardCharsets.UTF_8)));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is not available", e);
         }
+    }
+
+    /**
+     * The index key: made by the first link (in its transaction; a concurrent first link on another node waits for it
+     * and uses the same key), cached only once committed.
+     */
+    private SecretKey indexKey() {
+        SecretKey cached = indexKey;
+        if (cached != null) {
+            return cached;
+        }
+        List<Map<String, Object>> rows = jdbc.queryForList(
+                "select sealed_key, sealing_key_id from pii_index_key where key_id = ?", INDEX_KEY_ID);
+        if (rows.isEmpty()) {
+            byte[] material = new byte[32];
+            random.nextBytes(material);
+            String sealingKeyId = vault.activeKeyId();
+            jdbc.update("""
+                    insert into pii_index_key (key_id, sealed_key, sealing_key_id, created_at) values (?, ?, ?, ?)
+                    on conflict (key_id) do nothing""", INDEX_KEY_ID, seal(INDEX_KEY_ID, material, sealingKeyId),
+                    sealingKeyId, Timestamp.from(clock.instant()));
+            rows = jdbc.queryForList("select sealed_key, sealing_key_id from pii_index_key where key_id = ?",
+                    INDEX_KEY_ID);
+        }
+        SecretKey key = unseal(INDEX_KEY_ID, (byte[]) rows.get(0).get("sealed_key"),
+                (String) rows.get(0).get("sealing_key_id"));
+        afterCommit(() -> indexKey = key);
+        return key;
+    }
+
+    @Override
+    public int reSealBatch(int limit) {
+        String active = vault.activeKeyId();
+        // keys sealed under a vault key the ring does not hold stay as they are (and fail loudly when read)
+        Object ring = vault.keyIds().toArray(String[]::new);
+        int resealed = 0;
+        for (Map<String, Object> row : jdbc.queryForList("""
+                select key_id, sealed_key, sealing_key_id from pii_index_key
+                 where sealing_key_id <> ? and sealing_key_id = any(?) for update""", active, ring)) {
+            String keyId = (String) row.get("key_id");
+            byte[] material = unseal(keyId, (byte[]) row.get("sealed_key"), (String) row.get("sealing_key_id")).getEncoded();
+            jdbc.update("update pii_index_key set sealed_key = ?, sealing_key_id = ? where key_id = ?",
+                    seal(keyId, material, active), active, keyId);
+            resealed++;
+        }
+        for (Map<String, Object> row : jdbc.queryForList("""
+                select key_id, sealed_key, sealing_key_id from pii_session_key
+                 where sealed_key is not null and sealing_key_id <> ? and sealing_key_id = any(?)
+                 limit ? for update skip locked""", active, ring, limit)) {
+            String keyId = (String) row.get("key_id");
+            byte[] material = unseal(keyId, (byte[]) row.get("sealed_key"), (String) row.get("sealing_key_id")).getEncoded();
+            jdbc.update("update pii_session_key set sealed_key = ?, sealing_key_id = ? where key_id = ?",
+                    seal(keyId, material, active), active, keyId);
+            resealed++;
+        }
+        return resealed;
+    }
+
+    @Override
+    public Map<String, Long> keysBySealingKey() {
+        Map<String, Long> counts = new java.util.TreeMap<>();
+        jdbc.query("""
+                select sealing_key_id, count(*) from (
+                    select sealing_key_id from pii_session_key where sealed_key is not null
+                    union all select sealing_key_id from pii_index_key) keys group by 1""",
+                (java.sql.ResultSet row) -> {
+                    counts.merge(row.getString(1), row.getLong(2), Long::sum);
+                });
+        return counts;
     }
 
     private byte[] seal(String keyId, byte[] material, String sealingKeyId) {

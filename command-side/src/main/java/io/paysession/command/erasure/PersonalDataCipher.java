@@ -1,5 +1,6 @@
 package io.paysession.command.erasure;
 
+import io.paysession.api.erasure.PersonalData;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,7 +24,7 @@ import java.util.Optional;
  */
 public final class PersonalDataCipher {
 
-    public static final String PREFIX = "pii:v1:";
+    public static final String PREFIX = PersonalData.ENCRYPTED_PREFIX;
     private static final int NONCE_BYTES = 12;
     private static final int TAG_BITS = 128;
     private static final Base64.Encoder BASE64 = Base64.getUrlEncoder().withoutPadding();

@@ -18,12 +18,11 @@ import org.axonframework.serialization.SimpleSerializedObject;
 import javax.crypto.SecretKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * Axon's event serializer with personal data encrypted (issue 22, docs/erasure.md): a prototype, <b>not</b> the
- * application's serializer yet.
+ * Axon's event serializer with personal data encrypted (issue 22, docs/erasure.md): the application's event
+ * serializer (the {@code eventSerializer} bean).
  * <p>
  * Serializing an event that {@link PersonalData} says holds personal data writes the same JSON as the wrapped
  * serializer, except that every personal leaf is a string {@code pii:v1:<key id>:<ciphertext>}
@@ -37,7 +36,6 @@ import java.util.Optional;
 public final class PersonalDataSerializer implements Serializer {
 
     public static final String PLACEHOLDER = "[erased]";
-    private static final byte[] MARK = ("\"" + PersonalDataCipher.PREFIX).getBytes(StandardCharsets.US_ASCII);
 
     private final Serializer delegate;
     private final ObjectMapper json;
@@ -97,7 +95,7 @@ public final class PersonalDataSerializer implements Serializer {
             return delegate.deserialize(serializedObject);
         }
         byte[] bytes = getConverter().convert(serializedObject, byte[].class).getData();
-        if (indexOf(bytes, MARK) < 0) {
+        if (!PersonalData.holdsEncrypted(bytes)) {
             // stored before encryption, or nothing personal was given: nothing to decrypt
             return delegate.deserialize(new SimpleSerializedObject<>(bytes, byte[].class, serializedObject.getType()));
         }
@@ -150,19 +148,6 @@ public final class PersonalDataSerializer implements Serializer {
             return issued.project();
         }
         return null;
-    }
-
-    private static int indexOf(byte[] bytes, byte[] part) {
-        outer:
-        for (int i = 0; i <= bytes.length - part.length; i++) {
-            for (int j = 0; j < part.length; j++) {
-                if (bytes[i + j] != part[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 
     @Override

@@ -39,4 +39,13 @@ public interface SessionKeys {
 
     /** Erases every key of {@code sessions}; the number of keys erased. */
     int erase(Collection<SessionId> sessions);
+
+    /**
+     * Seals again under the active vault key up to {@code limit} keys sealed under an older one (a vault key rotation),
+     * in the caller's transaction; how many.
+     */
+    int reSealBatch(int limit);
+
+    /** How many keys (data keys not erased, and the index key) each vault key seals. */
+    java.util.Map<String, Long> keysBySealingKey();
 }

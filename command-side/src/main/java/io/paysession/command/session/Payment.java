@@ -1,5 +1,6 @@
 package io.paysession.command.session;
 
+import io.paysession.api.erasure.PersonalData;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.error.PaymentsException;
@@ -72,7 +73,7 @@ final class Payment extends Operation {
     private final PaymentId paymentId;
     private final String project;
     private final PartnerTerms terms;
-    private final RailOrder order;
+    private RailOrder order;
     private final boolean grantsRecurrentToken;
     /** The recurrent token this payment granted, once it has; {@code grantEnded} once the partner disabled it. */
     private String grantedToken;
@@ -83,6 +84,12 @@ final class Payment extends Operation {
     /** Every refund requested; events reach the refund they name. */
     @AggregateMember(eventForwardingMode = ForwardMatchingInstances.class)
     private final Map<RefundId, Refund> refunds = new HashMap<>();
+
+    /** The session's personal data keys were erased: this payment's copy of it is erased too (docs/erasure.md). */
+    void erasePersonalData() {
+        order = PersonalData.erased(order, RailOrder.class);
+        refunds.values().forEach(Refund::erasePersonalData);
+    }
 
     Payment(SessionId sessionId, String project, PaymentStartedEvent started) {
         super(sessionId, Trigger.START_PAYMENT);

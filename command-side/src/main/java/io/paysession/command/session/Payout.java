@@ -1,5 +1,6 @@
 package io.paysession.command.session;
 
+import io.paysession.api.erasure.PersonalData;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.error.PaymentsException;
@@ -43,8 +44,13 @@ final class Payout extends Operation {
 
     @EntityId
     private final PayoutId payoutId;
-    private final PayoutData payout;
+    private PayoutData payout;
     private int outcomeQueries;
+
+    /** The session's personal data keys were erased: this payout's copy of it is erased too (docs/erasure.md). */
+    void erasePersonalData() {
+        payout = PersonalData.erased(payout, PayoutData.class);
+    }
 
     Payout(SessionId sessionId, PayoutStartedEvent started) {
         super(sessionId, Trigger.START_PAYOUT);

@@ -1,5 +1,6 @@
 package io.paysession.command.session;
 
+import io.paysession.api.erasure.PersonalData;
 import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.error.PaymentsException;
 import io.paysession.api.money.Money;
@@ -38,13 +39,18 @@ final class Refund {
     private final RefundId refundId;
     private final SessionId sessionId;
     private final PaymentId paymentId;
-    private final RailOrder order;
+    private RailOrder order;
     private final Money amount;
     /** A chargeback: the payer's bank took the money back; never sent to the rail, never queried. */
     private final boolean chargeback;
     private RefundState state;
     private int queries;
     private int stage;
+
+    /** The session's personal data keys were erased: this refund's copy of the order is erased too. */
+    void erasePersonalData() {
+        order = PersonalData.erased(order, RailOrder.class);
+    }
 
     Refund(SessionId sessionId, PaymentId paymentId, RailOrder order, RefundId refundId, Money amount) {
         this(sessionId, paymentId, order, refundId, amount, false);

@@ -1,8 +1,11 @@
 package io.paysession.command.session;
 
+import io.paysession.api.erasure.PersonalData;
 import io.paysession.api.error.ErrorCode;
 import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.error.PaymentsException;
+import io.paysession.api.session.ErasePersonalDataCommand;
+import io.paysession.api.session.PersonalDataErasedEvent;
 import io.paysession.api.session.CancelSessionCommand;
 import io.paysession.api.session.CaptureSessionCommand;
 import io.paysession.api.session.ConfirmSessionCommand;
@@ -55,6 +58,8 @@ import org.axonframework.modelling.command.ForwardMatchingInstances;
 import org.axonframework.spring.stereotype.Aggregate;
 
 import java.time.Clock;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.ArrayList;
 import java.util.List;
 import java.time.Instant;
@@ -111,6 +116,8 @@ public class Session {
      * deadlines found by the operation they name (docs/decisions.md, "Multi-sessions").
      */
     private boolean multi;
+    /** The erasures of the session's personal data recorded so far. */
+    private final Set<String> erasures = new HashSet<>();
 
     protected Session() {
         // for Axon: rebuilt from events
@@ -288,6 +295,17 @@ public class Session {
     public void handle(RecordPaymentAuthorizationCommand command, Clock clock, DeadlineManager deadlines,
                        SessionTimeLimits limits, SessionClocks clocks) {
         payment(command.paymentId()).recordAuthorization(command.outcome(), clock, new Deadlines(deadlines, clocks), limits);
+    }
+
+    /**
+     * The session's personal data keys were erased (docs/erasure.md): recorded once per erasure, in any state, so that
+     * everything derived from the session is derived again from its erased events.
+     */
+    @CommandHandler
+    public void handle(ErasePersonalDataCommand command, Clock clock) {
+        if (!erasures.contains(command.erasureId())) {
+            apply(new PersonalDataErasedEvent(sessionId, command.erasureId(), WireFormat.now(clock)));
+        }
     }
 
     @CommandHandler
@@ -520,6 +538,16 @@ public class Session {
         }
         payouts.put(event.payoutId(), payout);
         payoutDraft = PayoutData.EMPTY;
+    }
+
+    /** What this aggregate holds of the session's personal data reads as it would from the erased events. */
+    @EventSourcingHandler
+    void on(PersonalDataErasedEvent event) {
+        erasures.add(event.erasureId());
+        draft = PersonalData.erased(draft, PaymentData.class);
+        payoutDraft = PersonalData.erased(payoutDraft, PayoutData.class);
+        payments.values().forEach(Payment::erasePersonalData);
+        payouts.values().forEach(Payout::erasePersonalData);
     }
 
     /** The session's own event: the operation under way, if any, ends as the table says. */

@@ -1,6 +1,5 @@
 package io.paysession.command.process;
 
-import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.commandhandling.gateway.DefaultCommandGateway;
 import org.axonframework.test.utils.RecordingCommandBus;
 
@@ -23,9 +22,12 @@ final class RecordingCommands implements AutoCloseable {
     private final Map<Class<?>, Deque<RuntimeException>> refusals = new HashMap<>();
     private final ProcessCommandSender sender;
     private final InMemoryRailCallsInFlight inFlight = new InMemoryRailCallsInFlight();
+    /** Axon's RecordingCommandBus keeps its commands in a plain list: commands sent from two threads at once lost one. */
+    private final List<Object> sent = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
 
     RecordingCommands() {
         bus.setCallbackBehavior((command, metaData) -> {
+            sent.add(command);
             RuntimeException refusal = nextRefusal(command.getClass());
             if (refusal != null) {
                 throw refusal;
@@ -61,7 +63,9 @@ final class RecordingCommands implements AutoCloseable {
 
     /** Every command sent, applied or refused, in order. */
     List<Object> sent() {
-        return bus.getDispatchedCommands().stream().<Object>map(CommandMessage::getPayload).toList();
+        synchronized (sent) {
+            return List.copyOf(sent);
+        }
     }
 
     private synchronized RuntimeException nextRefusal(Class<?> commandType) {

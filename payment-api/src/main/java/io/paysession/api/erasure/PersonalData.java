@@ -16,6 +16,11 @@ import io.paysession.api.recurrent.RecurrentTokenIssuedEvent;
 import io.paysession.api.recurrent.RecurrentTokenUsedEvent;
 import io.paysession.api.session.*;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.paysession.api.wire.PaymentJson;
+
 import java.lang.reflect.RecordComponent;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -79,7 +84,7 @@ public final class PersonalData {
             PayoutOutcomeUnknownEvent.class, PayoutOutcomeQueryRequestedEvent.class, PayoutOutcomeOverdueEvent.class,
             RecurrentTokenGrantedEvent.class, RecurrentTokenFinishedEvent.class, PartnerRegisteredEvent.class,
             PartnerUpdatedEvent.class, RecurrentTokenIssuedEvent.class, RecurrentTokenUsedEvent.class,
-            RecurrentTokenDisabledEvent.class);
+            RecurrentTokenDisabledEvent.class, PersonalDataErasedEvent.class, ErasureRequestedEvent.class);
 
     private static final Map<Class<?>, Map<String, Rule>> RULES = new LinkedHashMap<>();
     private static final Map<Class<?>, List<PersonalPath>> PATHS = new ConcurrentHashMap<>();
@@ -222,6 +227,11 @@ public final class PersonalData {
                 .nested("source");
         rules(RecurrentTokenUsedEvent.class).clear("token", "the service's recurrent token id");
         rules(RecurrentTokenDisabledEvent.class).clear("token", "the service's recurrent token id");
+        rules(PersonalDataErasedEvent.class).clear("erasureId", "the service's id of the erasure");
+        rules(ErasureRequestedEvent.class)
+                .clear("erasureId", "the service's id of the erasure")
+                .clear("project", "the partner")
+                .clear("requestedBy", "the operator's admin credential name, not a data subject");
     }
 
     private PersonalData() {
@@ -346,6 +356,47 @@ public final class PersonalData {
             return node;
         }
         return rewrite.apply(node);
+    }
+
+    /** What an erased personal value reads as, in events, views, webhooks and answers. */
+    public static final String PLACEHOLDER = "[erased]";
+
+    /** How an encrypted personal value starts, as a JSON string: {@code "pii:v1:<key id>:<ciphertext>"}. */
+    public static final String ENCRYPTED_PREFIX = "pii:v1:";
+    private static final byte[] ENCRYPTED_MARK = ("\"" + ENCRYPTED_PREFIX).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /** Whether a stored JSON payload holds an encrypted personal value (a byte search, no parsing). */
+    public static boolean holdsEncrypted(byte[] payload) {
+        return io.paysession.api.wire.Bytes.contains(payload, ENCRYPTED_MARK);
+    }
+
+    private static final ObjectMapper JSON = PaymentJson.newObjectMapper();
+
+    /**
+     * {@code value} (of a classified value type, or free-form JSON) with every personal leaf replaced by
+     * {@link #PLACEHOLDER}, as it reads back from events whose key was erased; null stays null. What the fold and the
+     * aggregate make of their own copies when a session's data is erased, so that they agree with a replay.
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> T erased(T value, Class<T> type) {
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof JsonNode node) {
+            return (T) rewritten(node.deepCopy(), "", Set.of(), leaf -> TextNode.valueOf(PLACEHOLDER));
+        }
+        ObjectNode wrapper = JSON.createObjectNode();
+        wrapper.set("value", JSON.valueToTree(value));
+        for (PersonalPath personal : personalPaths(type)) {
+            List<String> segments = new ArrayList<>(personal.segments());
+            segments.add(0, "value");
+            rewriteAt(wrapper, segments, 0, personal.clearInside(), leaf -> TextNode.valueOf(PLACEHOLDER));
+        }
+        try {
+            return JSON.treeToValue(wrapper.get("value"), type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an erased " + type.getSimpleName() + " does not read back", e);
+        }
     }
 
     /**

@@ -36,7 +36,7 @@ class PersonalDataInventoryTest {
 
     private static final ObjectMapper JSON = PaymentJson.newObjectMapper();
     private static final List<String> EVENT_PACKAGES = List.of("io.paysession.api.session", "io.paysession.api.partner",
-            "io.paysession.api.recurrent");
+            "io.paysession.api.recurrent", "io.paysession.api.erasure");
     private static final TextNode PLACEHOLDER = TextNode.valueOf("[erased]");
 
     @Test

@@ -46,7 +46,7 @@ public class SessionAudit {
             node.put("time", event.timestamp());
             node.put("type", event.simpleType());
             node.put("event_id", event.eventId());
-            node.set("payload", events.payloadJson(event));
+            node.set("payload", events.readablePayloadJson(event));
             MetaData metaData = events.metaData(event);
             ObjectNode request = JsonNodeFactory.instance.objectNode();
             put(request, "endpoint", metaData.get(RequestMetadataKeys.ENDPOINT));

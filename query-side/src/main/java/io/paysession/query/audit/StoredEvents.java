@@ -2,6 +2,7 @@ package io.paysession.query.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paysession.api.erasure.PersonalData;
 import io.paysession.api.wire.PaymentJson;
 import org.axonframework.messaging.MetaData;
 import org.axonframework.serialization.Serializer;
@@ -83,9 +84,22 @@ public abstract class StoredEvents {
                 new SimpleSerializedType(event.payloadType(), event.payloadRevision())));
     }
 
+    /** The payload as stored: personal data as the event serializer encrypted it (what the audit export hashes). */
     public JsonNode payloadJson(StoredEvent event) {
         return tree(event.payload());
     }
+
+    /**
+     * The payload as an operator reads it: as stored, except that encrypted personal data is shown decrypted, or
+     * {@code "[erased]"} once its key was erased (docs/erasure.md).
+     */
+    public JsonNode readablePayloadJson(StoredEvent event) {
+        if (!PersonalData.holdsEncrypted(event.payload())) {
+            return tree(event.payload());
+        }
+        return json.valueToTree(payload(event));
+    }
+
 
     public MetaData metaData(StoredEvent event) {
         if (event.metaData() == null) {

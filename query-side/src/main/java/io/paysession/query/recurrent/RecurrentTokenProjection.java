@@ -2,7 +2,9 @@ package io.paysession.query.recurrent;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paysession.api.erasure.PersonalData;
 import io.paysession.api.recurrent.FindRecurrentTokenQuery;
+import io.paysession.api.session.PersonalDataErasedEvent;
 import io.paysession.api.recurrent.RecurrentTokenDisabledEvent;
 import io.paysession.api.recurrent.RecurrentTokenIssuedEvent;
 import io.paysession.api.recurrent.RecurrentTokenView;
@@ -16,6 +18,7 @@ import org.springframework.stereotype.Component;
 
 import java.sql.Timestamp;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Recurrent tokens by their value: whose, standing for which method, active or since when disabled. */
@@ -45,6 +48,18 @@ public class RecurrentTokenProjection {
     void on(RecurrentTokenDisabledEvent event) {
         jdbc.update("update recurrent_token set disabled_at = ? where token = ? and disabled_at is null",
                 Timestamp.from(event.occurredAt()), event.token());
+    }
+
+    /** The session's personal data was erased: the sources of the tokens it granted read as the erased events do. */
+    @EventHandler
+    void on(PersonalDataErasedEvent event) throws JsonProcessingException {
+        List<Map<String, Object>> tokens = jdbc.queryForList(
+                "select token, source::text as source from recurrent_token where session_id = ?", event.sessionId().value());
+        for (Map<String, Object> token : tokens) {
+            PaymentMethod erased = PersonalData.erased(read((String) token.get("source")), PaymentMethod.class);
+            jdbc.update("update recurrent_token set source = cast(? as jsonb) where token = ?",
+                    json.writeValueAsString(erased), token.get("token"));
+        }
     }
 
     @QueryHandler

@@ -91,6 +91,14 @@ public class NotificationOutbox {
                 notification.sessionSequence(), notification.eventGlobalIndex(), now, now, now}).toList());
     }
 
+    /**
+     * Replaces the body of a notification already in the outbox (its id, type and delivery state stay): an erasure's
+     * re-derivation. A webhook not yet sent goes out erased; one already sent is not sent again.
+     */
+    public void replaceBody(NewNotification notification) {
+        jdbc.update("UPDATE webhook_notification SET body = ? WHERE id = ?", notification.body(), notification.id());
+    }
+
     public void saveEndpoint(String project, String url, Instant updatedAt) {
         jdbc.update(UPSERT_ENDPOINT, project, url, utc(updatedAt));
     }

@@ -3,6 +3,7 @@ package io.paysession.webhook.notification;
 import io.paysession.api.eventstore.EventPositions;
 import io.paysession.api.partner.PartnerRegisteredEvent;
 import io.paysession.api.partner.PartnerUpdatedEvent;
+import io.paysession.api.session.PersonalDataErasedEvent;
 import io.paysession.api.session.SessionEvent;
 import io.paysession.api.session.view.SessionViewCache;
 import org.axonframework.config.ProcessingGroup;
@@ -46,6 +47,15 @@ public class WebhookNotificationProjection {
     @EventHandler
     public void on(SessionEvent event, DomainEventMessage<?> message) {
         derivation.of(event, message).map(notification -> withOwnPosition(notification, message)).ifPresent(outbox::add);
+    }
+
+    /**
+     * The session's personal data was erased: the bodies of its notifications are derived again from its (now erased)
+     * events, as a rebuild of the outbox would derive them; ids and delivery state stay, nothing new is sent.
+     */
+    @EventHandler
+    public void on(PersonalDataErasedEvent event) {
+        derivation.ofSession(event.sessionId().value()).forEach(outbox::replaceBody);
     }
 
     /**

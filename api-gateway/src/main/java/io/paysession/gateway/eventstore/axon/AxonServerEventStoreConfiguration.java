@@ -1,5 +1,6 @@
 package io.paysession.gateway.eventstore.axon;
 
+import io.paysession.gateway.erasure.StoredPayloads;
 import io.paysession.api.eventstore.EventPositions;
 import io.paysession.api.eventstore.axon.TrackingTokenPositions;
 import org.slf4j.Logger;
@@ -25,6 +26,11 @@ public class AxonServerEventStoreConfiguration {
         LOG.info("Events, commands and queries go through Axon Server at {}; tokens, deadlines, read models, vault "
                 + "and outbox stay in PostgreSQL. The preload and the audit command line work on the JDBC store "
                 + "only: use the admin API for the audit", servers);
+    }
+
+    @Bean
+    StoredPayloads storedPayloads() {
+        return new AxonServerStoredPayloads();
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package io.paysession.gateway.eventstore.jdbc;
 
+import io.paysession.gateway.erasure.StoredPayloads;
 import io.paysession.api.eventstore.EventPositions;
 import io.paysession.api.eventstore.jdbc.JdbcEventPositions;
 import io.paysession.gateway.infra.EventStoreGaps;
@@ -77,6 +78,11 @@ public class JdbcEventStoreConfiguration {
                     .gapTimeout((int) gaps.gapTimeout().toMillis())
                     .gapCleaningThreshold(gaps.gapCleaningThreshold())
                     .build();
+        }
+
+        @Bean
+        StoredPayloads storedPayloads(org.springframework.jdbc.core.JdbcTemplate jdbc) {
+            return new JdbcStoredPayloads(jdbc);
         }
 
         @Bean

@@ -65,6 +65,8 @@ public class AdminVaultController {
         counts(answer.putObject("cards_by_key"), progress.cardsByKey());
         counts(answer.putObject("service_keys_by_key"), progress.serviceKeysByKey());
         counts(answer.putObject("idempotency_keys_by_key"), progress.idempotencyKeysByKey());
+        answer.put("personal_data_keys_to_re_seal", progress.personalDataKeysToReSeal());
+        counts(answer.putObject("personal_data_keys_by_key"), progress.personalDataKeysByKey());
         progress.removableKeyIds().forEach(answer.putArray("removable_key_ids")::add);
         return answer;
     }

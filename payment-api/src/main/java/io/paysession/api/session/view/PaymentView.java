@@ -1,6 +1,7 @@
 package io.paysession.api.session.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.paysession.api.erasure.PersonalData;
 import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.money.Money;
 import io.paysession.api.session.CustomerInteraction;
@@ -44,6 +45,14 @@ public record PaymentView(String id,
     static PaymentView started(String id, PaymentData data, Instant at) {
         return new PaymentView(id, OperationState.IN_PROGRESS, at, null, data, null, null, null, null, null, List.of(),
                 null);
+    }
+
+    /** With its personal data erased ({@link PersonalData#erased}): its data, transaction info and refunds' metadata. */
+    PaymentView erased() {
+        return new PaymentView(id, state, createdAt, finishedAt, PersonalData.erased(data, PaymentData.class),
+                customerInteraction, capturedAmount, merchantFee,
+                PersonalData.erased(transactionInfo, TransactionInfo.class),
+                error, refunds.stream().map(RefundView::erased).toList(), recurrent);
     }
 
     PaymentView inState(OperationState newState) {

@@ -1,5 +1,6 @@
 package io.paysession.api.session.view;
 
+import io.paysession.api.erasure.PersonalData;
 import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.session.OperationState;
 import io.paysession.api.session.PayoutData;
@@ -18,6 +19,12 @@ public record PayoutView(String id,
 
     static PayoutView started(String id, PayoutData data, Instant at) {
         return new PayoutView(id, OperationState.IN_PROGRESS, at, null, data, null, null);
+    }
+
+    /** With its personal data erased ({@link PersonalData#erased}). */
+    PayoutView erased() {
+        return new PayoutView(id, state, createdAt, finishedAt, PersonalData.erased(data, PayoutData.class),
+                PersonalData.erased(transactionInfo, TransactionInfo.class), error);
     }
 
     PayoutView inState(OperationState newState) {

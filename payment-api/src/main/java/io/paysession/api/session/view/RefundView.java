@@ -1,6 +1,7 @@
 package io.paysession.api.session.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.paysession.api.erasure.PersonalData;
 import io.paysession.api.error.ErrorDetails;
 import io.paysession.api.money.Money;
 import io.paysession.api.session.RefundState;
@@ -20,6 +21,12 @@ public record RefundView(String id,
     RefundView(String id, RefundState state, Instant createdAt, Instant finishedAt, Money amount, JsonNode metadata,
                ErrorDetails error) {
         this(id, state, createdAt, finishedAt, amount, metadata, error, false);
+    }
+
+    /** With its metadata erased ({@link PersonalData#erased}). */
+    RefundView erased() {
+        return new RefundView(id, state, createdAt, finishedAt, amount, PersonalData.erased(metadata, JsonNode.class),
+                error, chargeback);
     }
 
     /** The outcome stayed unknown too long: {@code error}, not final (no {@code finished_at}). */

@@ -1,5 +1,6 @@
 package io.paysession.api.session.view;
 
+import io.paysession.api.session.PersonalDataErasedEvent;
 import io.paysession.api.session.ChargebackOpenedEvent;
 import io.paysession.api.session.NextAction;
 import io.paysession.api.session.OperationState;
@@ -232,6 +233,10 @@ public final class SessionViewFold {
                     .withPayment(chargeback.paymentId().value(), p -> p.withRefundAdded(new RefundView(
                             chargeback.refundId().value(), RefundState.IN_PROGRESS, chargeback.occurredAt(), null,
                             chargeback.amount(), null, null, true)));
+        }
+        if (event instanceof PersonalDataErasedEvent) {
+            // what a replay reads from the erased events: every personal leaf is the placeholder
+            return view.withEveryPayment(PaymentView::erased).withEveryPayout(PayoutView::erased);
         }
         if (event instanceof RefundAcceptedEvent accepted) {
             return view.withStatus(SessionStatus.ACCEPTED).withPayment(accepted.paymentId().value(), p -> p.withRefund(
