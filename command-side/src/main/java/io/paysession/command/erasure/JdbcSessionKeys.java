@@ -45,7 +45,7 @@ public final class JdbcSessionKeys implements SessionKeys {
     private final Clock clock;
     private final SecureRandom random = new SecureRandom();
     private final Cache<String, Optional<SecretKey>> keys;
-    private final Cache<SessionId, DataKey> writing;
+    private final Cache<SessionId, Writing> writing;
     private volatile SecretKey indexKey;
 
     public JdbcSessionKeys(JdbcTemplate jdbc, VaultKeyRing vault, Clock clock, Duration cacheTime) {
@@ -58,26 +58,68 @@ public final class JdbcSessionKeys implements SessionKeys {
 
     @Override
     public DataKey writingKey(SessionId session, String project) {
-        DataKey cached = writing.getIfPresent(session);
+        return writing(session, project).key();
+    }
+
+    /** A session's writing key and partner. */
+    private record Writing(DataKey key, String project) {
+    }
+
+    /**
+     * The session's writing key: from the node's cache (committed keys), else from this transaction's (a command's
+     * events after its first), else read or made. Reused within the transaction so that a command with several events
+     * reads its key once.
+     */
+    private Writing writing(SessionId session, String project) {
+        Writing cached = writing.getIfPresent(session);
         if (cached != null) {
             return cached;
         }
+        Map<SessionId, Writing> inTransaction = transactionWritings();
+        if (inTransaction != null && inTransaction.containsKey(session)) {
+            return inTransaction.get(session);
+        }
         List<Map<String, Object>> rows = jdbc.queryForList("""
-                select key_id, sealed_key, sealing_key_id from pii_session_key
+                select key_id, project, sealed_key, sealing_key_id from pii_session_key
                  where session_id = ? and erased_at is null order by created_at desc limit 1""", session.value());
-        DataKey key;
+        Writing found;
         if (!rows.isEmpty()) {
             Map<String, Object> row = rows.get(0);
             String keyId = (String) row.get("key_id");
-            key = new DataKey(keyId, unseal(keyId, (byte[]) row.get("sealed_key"), (String) row.get("sealing_key_id")));
+            found = new Writing(new DataKey(keyId, unseal(keyId, (byte[]) row.get("sealed_key"),
+                    (String) row.get("sealing_key_id"))), (String) row.get("project"));
         } else {
-            key = create(session, project);
+            found = new Writing(create(session, project), project);
+        }
+        if (inTransaction != null) {
+            inTransaction.put(session, found);
         }
         afterCommit(() -> {
-            writing.put(session, key);
-            keys.put(key.keyId(), Optional.of(key.key()));
+            writing.put(session, found);
+            keys.put(found.key().keyId(), Optional.of(found.key().key()));
         });
-        return key;
+        return found;
+    }
+
+    /** The writing keys read or made in the current transaction; null outside one. */
+    @SuppressWarnings("unchecked")
+    private Map<SessionId, Writing> transactionWritings() {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            return null;
+        }
+        Object bound = TransactionSynchronizationManager.getResource(this);
+        if (bound != null) {
+            return (Map<SessionId, Writing>) bound;
+        }
+        Map<SessionId, Writing> map = new java.util.HashMap<>();
+        TransactionSynchronizationManager.bindResource(this, map);
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCompletion(int status) {
+                TransactionSynchronizationManager.unbindResourceIfPossible(JdbcSessionKeys.this);
+            }
+        });
+        return map;
     }
 
     private DataKey create(SessionId session, String project) {
@@ -110,6 +152,14 @@ public final class JdbcSessionKeys implements SessionKeys {
     @Override
     public void link(SessionId session, String project, String reference) {
         String partner = project;
+        if (partner == null) {
+            Writing held = writing.getIfPresent(session);
+            Map<SessionId, Writing> inTransaction = held == null ? transactionWritings() : null;
+            if (held == null && inTransaction != null) {
+                held = inTransaction.get(session);
+            }
+            partner = held == null ? null : held.project();
+        }
         if (partner == null) {
             List<String> known = jdbc.queryForList("""
                     select project from pii_session_key where session_id = ? and project is not null limit 1""",
