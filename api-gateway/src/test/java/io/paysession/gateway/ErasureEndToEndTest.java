@@ -73,7 +73,8 @@ class ErasureEndToEndTest extends EndToEndTestBase {
         StringBuilder letters = new StringBuilder();
         tag.chars().forEach(c -> letters.append((char) (Character.isDigit(c) ? 'g' + (c - '0') : c)));
         String recipient = "Jane Roe" + letters.substring(0, 1).toUpperCase() + letters.substring(1);
-        List<String> personal = List.of(reference, email, note, description, returnUrl, recipient);
+        String instantDescription = "Instant order of Jane " + tag;
+        List<String> personal = List.of(reference, email, note, description, returnUrl, recipient, instantDescription);
         String otherEmail = "john." + tag + "@example.org";
 
         String idempotencyKey = "erasure-" + tag;
@@ -97,6 +98,19 @@ class ErasureEndToEndTest extends EndToEndTestBase {
         payoutBody.put("metadata", "payout " + UUID.randomUUID());
         String paidOut = initiatedAndConfirmed(partner, "/api/v1/session/init/payout", payoutBody);
         WEBHOOKS.await(paidOut, "payment_finished", WEBHOOK_WAIT);
+
+        // an instant payment that grants a recurrent token: the token keeps its method, with the description
+        ObjectNode instantBody = JsonNodeFactory.instance.objectNode();
+        instantBody.putObject("payment_details").put("type", "faster_payment_system")
+                .putObject("faster_payment_system").put("description", instantDescription);
+        instantBody.putObject("amount_details").put("amount", 3000).put("currency", "rub");
+        instantBody.putObject("payment_options").put("recurrent", true);
+        customer(instantBody, reference, email);
+        instantBody.put("metadata", "instant " + UUID.randomUUID());
+        String instant = initiatedAndConfirmed(partner, "/api/v1/session/init/payment", instantBody);
+        payerAnswers(WEBHOOKS.await(instant, "action_required", WEBHOOK_WAIT).session().path("acquiring_payments")
+                .path(0).path("customer_interaction").path("inform").path("qr").path("content").asText(), true);
+        WEBHOOKS.await(instant, "payment_finished", WEBHOOK_WAIT);
 
         ObjectNode otherBody = cardPayment("4242424242424242", "321");
         customer(otherBody, "customer-other-" + tag, otherEmail);
@@ -125,12 +139,13 @@ class ErasureEndToEndTest extends EndToEndTestBase {
         Thread.sleep(1100);
         LocalDate today = LocalDate.now(ZoneOffset.UTC);
         String reportQuery = "?project=" + partner.project() + "&from=" + today.minusDays(1) + "&to=" + today.plusDays(1);
-        JsonNode reportBefore = awaitReport(reportQuery, 3);
+        JsonNode reportBefore = awaitReport(reportQuery, 4);
         List<String> exportBefore = export(start, beforeErasure);
         assertThat(String.join("\n", exportBefore)).contains(paid, paidOut).doesNotContain(email, reference, recipient);
         int webhooksBefore = WEBHOOKS.forSession(paid).size();
         assertThat(StoredText.placesHolding(jdbc, personal)).as("what is derived from the events, in clear before")
-                .contains("session_view.view", "webhook_notification.body", "idempotency_key.response_body")
+                .contains("session_view.view", "webhook_notification.body", "idempotency_key.response_body",
+                        "recurrent_token.source")
                 .doesNotContain("domain_event_entry.payload");
 
         // refused while a session is in flight, naming it; nothing erased
@@ -144,7 +159,7 @@ class ErasureEndToEndTest extends EndToEndTestBase {
         assertThat(accepted.status()).as(accepted.toString()).isEqualTo(202);
         JsonNode erasure = accepted.body().path("erasure");
         assertThat(erasure.path("session_ids")).extracting(JsonNode::asText)
-                .containsExactlyInAnyOrder(paid, paidOut, pending);
+                .containsExactlyInAnyOrder(paid, paidOut, instant, pending);
         String erasureId = erasure.path("erasure_id").asText();
         awaitCompleted(erasureId);
 
@@ -181,10 +196,10 @@ class ErasureEndToEndTest extends EndToEndTestBase {
         List<String> recorded = jdbc.queryForList("select convert_from(payload, 'UTF8') from domain_event_entry "
                 + "where aggregate_identifier = ?", String.class, erasureId);
         assertThat(recorded).singleElement().satisfies(payload -> assertThat(payload)
-                .contains("dpo-ticket-" + tag, partner.project(), "\"sessions\":3").doesNotContain(reference));
+                .contains("dpo-ticket-" + tag, partner.project(), "\"sessions\":4").doesNotContain(reference));
 
         // reconciliation, replay of every projection, the auditor's export: as before
-        assertThat(awaitReport(reportQuery, 3)).isEqualTo(reportBefore);
+        assertThat(awaitReport(reportQuery, 4)).isEqualTo(reportBefore);
         Answer verify = admin("GET", "/admin/v1/reports/reconciliation/verify" + reportQuery, null,
                 TestServiceProperties.ADMIN_TOKEN);
         assertThat(verify.status()).as(verify.toString()).isEqualTo(200);
@@ -256,6 +271,75 @@ class ErasureEndToEndTest extends EndToEndTestBase {
         awaitCompleted(accepted.body().path("erasure").path("erasure_id").asText());
         assertThat(status(partner, session)).contains("[erased]").doesNotContain(email, reference);
         assertThat(StoredText.placesHolding(jdbc, List.of(email, reference))).isEmpty();
+    }
+
+    /**
+     * A QR application payment, whose webhooks land in the sandbox inbox: after the erasure neither the sandbox rail's
+     * record of the order (the payer's phone, the return URL) nor the inbox keeps anything of the customer.
+     */
+    @Test
+    void theSandboxKeepsNothingOfAnErasedCustomer() throws InterruptedException {
+        TestPartner partner = registeredPartner("erasure-inbox", project -> baseUrl() + "/sandbox/webhooks/" + project);
+        String tag = UUID.randomUUID().toString().substring(0, 8);
+        String phone = "7926" + (1_000_000 + new java.util.Random().nextInt(9_000_000));
+        String returnUrl = "bankapp://shop/return?who=" + tag;
+        String reference = "qr-customer-" + tag;
+        ObjectNode body = JsonNodeFactory.instance.objectNode();
+        body.putObject("payment_details").put("type", "internet_banking").putObject("internet_banking")
+                .put("type", "qr_app_pay").putObject("qr_app_pay").put("phone", phone).put("channel", "mobile_web");
+        body.putObject("amount_details").put("amount", 5000).put("currency", "rub");
+        body.putObject("payment_options").put("return_url", returnUrl);
+        body.putObject("customer").put("reference", reference);
+        body.put("metadata", "qr " + tag);
+        Answer init = partner.post("/api/v1/session/init/payment", body);
+        assertThat(init.status()).as(init.toString()).isEqualTo(200);
+        String session = init.session().path("id").asText();
+        inboxWebhook(partner.project(), session, "ready_to_confirm");
+        assertThat(partner.post("/api/v1/session/confirm", sessionRef(session)).status()).isEqualTo(200);
+        JsonNode action = inboxWebhook(partner.project(), session, "action_required");
+        payerAnswers(action.path("session").path("acquiring_payments").path(0).path("customer_interaction")
+                .path("redirect").path("url").asText(), true);
+        inboxWebhook(partner.project(), session, "payment_finished");
+        assertThat(inboxText(partner.project())).contains(phone);
+        assertThat(StoredText.placesHolding(jdbc, List.of(phone, returnUrl))).contains("sandbox_interaction.rail_order");
+
+        Answer accepted = erase(partner.project(), reference);
+        assertThat(accepted.status()).as(accepted.toString()).isEqualTo(202);
+        awaitCompleted(accepted.body().path("erasure").path("erasure_id").asText());
+
+        assertThat(StoredText.placesHolding(jdbc, List.of(phone, returnUrl, reference))).isEmpty();
+        assertThat(jdbc.queryForObject("select count(*) from sandbox_payer_push where interaction_id in "
+                + "(select id from sandbox_interaction where session_id = ?)", Long.class, session)).isZero();
+        assertThat(inboxText(partner.project())).doesNotContain(phone, session);
+    }
+
+    /** The body of the session's webhook of {@code type} in the sandbox inbox, once it has arrived. */
+    private JsonNode inboxWebhook(String project, String session, String type) {
+        long deadline = System.currentTimeMillis() + WEBHOOK_WAIT.toMillis();
+        while (true) {
+            for (JsonNode webhook : inbox(project).path("webhooks")) {
+                JsonNode body = webhook.path("body");
+                if (body.path("type").asText().equals(type) && body.path("session").path("id").asText().equals(session)) {
+                    return body;
+                }
+            }
+            assertThat(System.currentTimeMillis()).as(type + " in the inbox").isLessThan(deadline);
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    private JsonNode inbox(String project) {
+        return TestPartner.exchange(java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl()
+                + "/sandbox/webhooks/" + project)).GET().build()).body();
+    }
+
+    private String inboxText(String project) {
+        return inbox(project).toString();
     }
 
     @Test
